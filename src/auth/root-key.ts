@@ -1,0 +1,22 @@
+/**
+ * Root-key authentication: `Authorization: Bearer <root key>` → sha256 → lookup by hash.
+ * Every failure (missing header, not Bearer, empty, unknown, revoked) is the same 401, so the
+ * answer tells an attacker nothing about which root keys exist.
+ */
+import { ApiError } from '../errors/api-error.js';
+import { hashKey } from '../keys/format.js';
+import type { RootKeyStore } from '../storage/types.js';
+import type { Principal } from './permissions.js';
+
+const INVALID = 'The root key is invalid or revoked. Send a valid root key as `Authorization: Bearer <root key>`.';
+
+export async function authenticate(rootKeys: RootKeyStore, authorization: string): Promise<Principal> {
+  if (authorization === '') {
+    throw new ApiError('err:keygate:authentication:unauthorized', 'The Authorization header is missing. Send a root key as `Authorization: Bearer <root key>`.');
+  }
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  if (!match) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
+  const record = await rootKeys.findByHash(hashKey(match[1] as string));
+  if (!record || record.revokedAt !== undefined) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
+  return { rootKeyId: record.id, workspaceId: record.workspaceId, permissions: new Set(record.permissions) };
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * The `keygate` command: runs the server, and manages root keys in the same DATA_DIR (safe while
+ * the server runs: LMDB coordinates the processes). A new root key is printed once, never stored.
+ */
+import { parseArgs } from 'node:util';
+import { ALL_PERMISSIONS, permissionProblem } from './auth/permissions.js';
+import { newRootKey } from './auth/bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openLmdbStorage } from './storage/lmdb/open.js';
+import { newId } from './util/ids.js';
+
+const HELP: Record<string, string> = {
+  main: `keygate: API keys and rate limits, speaking the Unkey v2 API.
+
+Usage:
+  keygate [serve]              run the server (settings come from the environment; see README)
+  keygate root-key <command>   manage root keys in DATA_DIR (create, list, revoke)
+  keygate <command> --help     help for a command
+`,
+  serve: `Usage: keygate serve
+
+Runs the server. Settings come from the environment: PORT, HOST, DATA_DIR, ROOT_KEY, DOCS_URL,
+LOG_LEVEL, BODY_LIMIT_BYTES (see README).
+`,
+  'root-key': `Usage:
+  keygate root-key create [--name NAME] (--permission PERM ... | --all-permissions)
+  keygate root-key list
+  keygate root-key revoke ROOT_KEY_ID
+
+Root keys authenticate calls to keygate (Authorization: Bearer <root key>). A new key is printed
+once; keygate keeps only its SHA-256. PERM is a tuple <type>.<id or *>.<action>, e.g.
+api.*.verify_key; --permission may be repeated or take a comma-separated list.
+Uses the DATA_DIR setting (default ./data).
+`,
+};
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`keygate: ${message}\n`);
+  process.exit(code);
+}
+
+async function rootKeyCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+      'all-permissions': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined) {
+    process.stdout.write(HELP['root-key']!);
+    return;
+  }
+  const config = loadConfig();
+  const storage = openLmdbStorage(config.dataDir);
+  try {
+    switch (command) {
+      case 'create': {
+        const requested = (values.permission ?? []).flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
+        if (values['all-permissions'] && requested.length > 0) fail('use either --permission or --all-permissions, not both');
+        if (!values['all-permissions'] && requested.length === 0) {
+          fail('choose what the key may do: --permission PERM (repeatable) or --all-permissions');
+        }
+        const problems = requested.map(permissionProblem).filter((p): p is string => p !== null);
+        if (problems.length > 0) fail(`unknown permission: ${problems.join('; ')}`);
+        const { record, plaintext } = newRootKey(newId('rk'), values.name, values['all-permissions'] ? ALL_PERMISSIONS : requested);
+        await storage.rootKeys.put(record);
+        process.stdout.write(`${JSON.stringify({ id: record.id, name: record.name ?? null, key: plaintext, permissions: record.permissions }, null, 2)}\n`);
+        process.stderr.write('Store this root key now: it is shown once and cannot be recovered.\n');
+        return;
+      }
+      case 'list': {
+        const keys = await storage.rootKeys.list();
+        const rows = keys.map((k) => ({
+          id: k.id, name: k.name ?? null, start: k.start, createdAt: new Date(k.createdAt).toISOString(),
+          revokedAt: k.revokedAt === undefined ? null : new Date(k.revokedAt).toISOString(), permissions: k.permissions,
+        }));
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      case 'revoke': {
+        const id = rest[0];
+        if (!id) fail('revoke needs the id of a root key (see `keygate root-key list`)');
+        if (!(await storage.rootKeys.revoke(id, Date.now()))) fail(`no root key with id '${id}'`, 1);
+        process.stdout.write(`revoked ${id}\n`);
+        return;
+      }
+      default:
+        fail(`unknown root-key command '${command}'\n\n${HELP['root-key']}`);
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(HELP.main!);
+    return;
+  }
+  if (command === 'serve') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(HELP.serve!);
+      return;
+    }
+    const { serve } = await import('./main.js');
+    await serve();
+    return;
+  }
+  if (command === 'root-key') {
+    await rootKeyCommand(rest);
+    return;
+  }
+  fail(`unknown command '${command}'\n\n${HELP.main}`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) fail(err.message);
+  fail(err instanceof Error ? err.message : String(err), 1);
+});

@@ -1,0 +1,75 @@
+/**
+ * Settings: read once from the environment, validated, frozen. Nothing else reads process.env.
+ * Each setting is documented in the README table, which mirrors `settings` below.
+ */
+import { resolve } from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  /** TCP port; 0 picks a free one (tests). */
+  readonly port: number;
+  readonly host: string;
+  /** Folder holding the LMDB files. */
+  readonly dataDir: string;
+  /** When set, registered at start-up as a root key with every permission. Never logged. */
+  readonly rootKey: string | undefined;
+  /** Base of every `error.type` URL: `${docsUrl}/errors/...`. */
+  readonly docsUrl: string;
+  readonly logLevel: LogLevel;
+  /** Largest accepted request body; larger bodies get 413. */
+  readonly bodyLimitBytes: number;
+}
+
+/** Shortest ROOT_KEY accepted: anything shorter is guessable. */
+export const MIN_ROOT_KEY_LENGTH = 16;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string, fallback: string): string => {
+    const raw = env[name];
+    return raw === undefined || raw === '' ? fallback : raw;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got '${raw}')`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const logLevel = text('LOG_LEVEL', 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+
+  const docsUrl = text('DOCS_URL', 'https://unkey.com/docs').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s]+$/.test(docsUrl)) problems.push(`DOCS_URL must be an http(s) URL (got '${docsUrl}')`);
+
+  const rootKey = env.ROOT_KEY === undefined || env.ROOT_KEY === '' ? undefined : env.ROOT_KEY;
+  if (rootKey !== undefined && (rootKey.length < MIN_ROOT_KEY_LENGTH || /\s/.test(rootKey))) {
+    // The value itself is never echoed: it is a secret.
+    problems.push(`ROOT_KEY must be at least ${MIN_ROOT_KEY_LENGTH} characters without spaces`);
+  }
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: text('HOST', '127.0.0.1'),
+    dataDir: resolve(text('DATA_DIR', './data')),
+    rootKey,
+    docsUrl,
+    logLevel,
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}

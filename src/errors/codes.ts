@@ -1,0 +1,52 @@
+/**
+ * The error catalogue: every code keygate can answer with, its HTTP status, title and the path of
+ * its `error.type` URL (`{DOCS_URL}/errors/<path>`). The only file that knows status numbers.
+ *
+ * Paths follow Unkey's catalogue (`err:unkey:data:api_not_found` → `unkey/data/api_not_found`)
+ * except where the product spec decides otherwise (unauthorized, forbidden, service_unavailable).
+ */
+interface CodeInfo {
+  readonly status: number;
+  readonly title: string;
+  readonly path: string;
+}
+
+const fromUrn = (urn: string): string => urn.split(':').slice(1).join('/');
+
+function code(status: number, title: string, urn: string, path = fromUrn(urn)): CodeInfo {
+  return { status, title, path };
+}
+
+export const errorCodes = {
+  // Request faults (400 family). These bodies always carry `errors[]`.
+  'err:unkey:application:invalid_input': code(400, 'Bad Request', 'err:unkey:application:invalid_input'),
+  'err:user:bad_request:request_body_unreadable': code(400, 'Bad Request', 'err:user:bad_request:request_body_unreadable'),
+  'err:user:bad_request:permissions_query_syntax_error': code(400, 'Bad Request', 'err:user:bad_request:permissions_query_syntax_error'),
+  'err:user:bad_request:request_body_too_large': code(413, 'Request Entity Too Large', 'err:user:bad_request:request_body_too_large'),
+  // Routing (keygate answers these with the envelope; Unkey answers plain text).
+  'err:user:bad_request:procedure_not_found': code(404, 'Not Found', 'err:user:bad_request:procedure_not_found'),
+  'err:user:bad_request:method_not_allowed': code(405, 'Method Not Allowed', 'err:user:bad_request:method_not_allowed'),
+  // Root-key authentication and authorization: the product spec's own types.
+  'err:keygate:authentication:unauthorized': code(401, 'Unauthorized', '', 'unauthorized'),
+  'err:keygate:authorization:forbidden': code(403, 'Forbidden', '', 'forbidden'),
+  // Resources.
+  'err:unkey:data:api_not_found': code(404, 'Not Found', 'err:unkey:data:api_not_found'),
+  'err:unkey:data:key_not_found': code(404, 'Not Found', 'err:unkey:data:key_not_found'),
+  'err:unkey:data:identity_not_found': code(404, 'Not Found', 'err:unkey:data:identity_not_found'),
+  'err:unkey:data:role_not_found': code(404, 'Not Found', 'err:unkey:data:role_not_found'),
+  'err:unkey:data:identity_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:identity_already_exists'),
+  'err:unkey:data:ratelimit_namespace_gone': code(410, 'Resource Gone', 'err:unkey:data:ratelimit_namespace_gone'),
+  'err:unkey:application:precondition_failed': code(412, 'Precondition Failed', 'err:unkey:application:precondition_failed'),
+  // Faults.
+  'err:unkey:application:unexpected_error': code(500, 'Internal Server Error', 'err:unkey:application:unexpected_error'),
+  'err:svc:application:service_unavailable': code(503, 'Service Unavailable', 'err:svc:application:service_unavailable'),
+} as const satisfies Record<string, CodeInfo>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export function codeInfo(code: ErrorCode): CodeInfo {
+  return errorCodes[code];
+}
+
+/** The product spec fixes this text for every 503. */
+export const SERVICE_UNAVAILABLE_DETAIL = 'The service is temporarily unavailable, try again later.';

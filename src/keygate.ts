@@ -1,0 +1,47 @@
+/**
+ * startKeygate: builds the services, registers ROOT_KEY, and listens. Used by main.ts and by the
+ * tests, which start real servers on port 0.
+ */
+import { syncEnvRootKey } from './auth/bootstrap.js';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './obs/log.js';
+import { routes } from './routes/index.js';
+import { createServer } from './server/app.js';
+import { loadNativeUws } from './server/uws.js';
+import { buildServices, closeServices, type Services } from './services.js';
+
+export interface Keygate {
+  readonly url: string;
+  readonly port: number;
+  readonly services: Services;
+  /** Graceful stop: no new connections, in-flight requests finish, storage is flushed. */
+  close(): Promise<void>;
+}
+
+export async function startKeygate(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Keygate> {
+  // Load the HTTP engine first: without it nothing else is worth opening.
+  const uws = loadNativeUws();
+  const services = buildServices(config, log);
+  try {
+    const outcome = await syncEnvRootKey(services.storage.rootKeys, config.rootKey);
+    if (outcome === 'registered') log.info('ROOT_KEY registered as root key rk_env with every permission');
+    if (outcome === 'removed') log.info('ROOT_KEY is not set: the root key rk_env it had registered was removed');
+    if ((await services.storage.rootKeys.list()).every((k) => k.revokedAt !== undefined)) {
+      log.warn('no root key exists yet: set ROOT_KEY or run `npx keygate root-key create --all-permissions`');
+    }
+    const server = await createServer(services, routes, uws).listen();
+    log.info({ url: server.url, dataDir: config.dataDir }, 'keygate is listening');
+    return {
+      url: server.url,
+      port: server.port,
+      services,
+      async close() {
+        await server.close();
+        await closeServices(services);
+      },
+    };
+  } catch (err) {
+    await closeServices(services);
+    throw err;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Which rate limits one verification checks (Unkey's rules, shared/spec §7.1.7):
+ * key and identity configs merge by name (the key's wins); every autoApply config runs at cost 1;
+ * each requested entry either defines an inline limit (limit and duration given, counted per key)
+ * or names a merged config; an unknown name is a 412.
+ */
+import { ApiError } from '../errors/api-error.js';
+import type { IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
+import type { LimitCheck } from '../ratelimit/types.js';
+
+export interface RequestedLimit {
+  readonly name: string;
+  readonly cost: number;
+  readonly limit?: number;
+  readonly duration?: number;
+}
+
+export interface AppliedLimit {
+  readonly check: LimitCheck;
+  /** Stored config id, "" for inline limits. */
+  readonly id: string;
+  readonly name: string;
+  readonly autoApply: boolean;
+}
+
+interface Source { readonly config: RatelimitConfig; readonly owner: 'key' | 'identity' }
+
+/** Counters: key limits count per key, identity limits per identity (shared by all its keys). */
+const keyCounter = (keyId: string, name: string): string => `vk:k:${keyId}:${name}`;
+const identityCounter = (identityId: string, name: string): string => `vk:i:${identityId}:${name}`;
+
+export function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<string, Source> {
+  const merged = new Map<string, Source>();
+  for (const config of identity?.ratelimits ?? []) merged.set(config.name, { config, owner: 'identity' });
+  for (const config of key.ratelimits) merged.set(config.name, { config, owner: 'key' });
+  return merged;
+}
+
+export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, requested: readonly RequestedLimit[] | undefined): AppliedLimit[] {
+  const merged = mergedConfigs(key, identity);
+  const applied = new Map<string, AppliedLimit>();
+  const fromConfig = ({ config, owner }: Source, cost: number): AppliedLimit => ({
+    check: {
+      counter: owner === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name),
+      limit: config.limit, durationMs: config.duration, cost,
+    },
+    id: config.id, name: config.name, autoApply: config.autoApply,
+  });
+  for (const source of merged.values()) if (source.config.autoApply) applied.set(source.config.name, fromConfig(source, 1));
+  for (const r of requested ?? []) {
+    if (r.limit !== undefined && r.duration !== undefined) {
+      applied.set(r.name, {
+        check: { counter: keyCounter(key.id, r.name), limit: r.limit, durationMs: r.duration, cost: r.cost },
+        id: '', name: r.name, autoApply: false,
+      });
+      continue;
+    }
+    const source = merged.get(r.name);
+    if (!source) {
+      const owner = identity
+        ? `nor identity: '${identity.id}' external ID: '${identity.externalId}'`
+        : 'and there is no identity connected';
+      throw new ApiError('err:unkey:application:precondition_failed', `ratelimit '${r.name}' was requested but does not exist for key '${key.id}' ${owner}.`);
+    }
+    applied.set(r.name, fromConfig(source, r.cost));
+  }
+  return [...applied.values()];
+}

@@ -1,0 +1,109 @@
+/**
+ * Key verification in Unkey's fixed order: lookup (NOT_FOUND) → root-key scope (NOT_FOUND, so
+ * nothing leaks) → permission-query syntax (400) → DISABLED → EXPIRED → permissions
+ * (INSUFFICIENT_PERMISSIONS) → rate limits (RATE_LIMITED, 412 for unknown names) → credits
+ * (USAGE_EXCEEDED). A failed step consumes nothing from the later ones.
+ */
+import { hasAny, type Principal } from '../auth/permissions.js';
+import { hashKey } from './format.js';
+import { isSatisfied, parsePermissionQuery } from './permission-query.js';
+import { mergedConfigs, resolveLimits, type RequestedLimit } from './limits.js';
+import type { Services } from '../services.js';
+import type { IdentityRecord, KeyRecord } from '../storage/records.js';
+import { ratelimitResponse } from '../routes/ratelimits.js';
+
+export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
+
+export interface VerifyInput {
+  readonly key: string;
+  readonly tags?: readonly string[];
+  readonly permissions?: string;
+  readonly credits?: { readonly cost: number };
+  readonly ratelimits?: readonly RequestedLimit[];
+}
+
+export interface VerifyRatelimit {
+  id: string; name: string; limit: number; duration: number; reset: number; remaining: number; exceeded: boolean; autoApply: boolean;
+}
+
+export interface VerifyResult {
+  valid: boolean;
+  code: VerifyCode;
+  keyId?: string;
+  name?: string;
+  meta?: Readonly<Record<string, unknown>>;
+  expires?: number;
+  credits?: number;
+  enabled?: boolean;
+  permissions?: string[];
+  roles?: string[];
+  identity?: { id: string; externalId: string; meta?: Readonly<Record<string, unknown>>; ratelimits?: ReturnType<typeof ratelimitResponse>[] };
+  ratelimits?: VerifyRatelimit[];
+}
+
+const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' }) as VerifyResult;
+
+export async function verifyKey(services: Services, principal: Principal, input: VerifyInput): Promise<VerifyResult> {
+  const { storage } = services;
+  const key = await storage.keys.findByHash(hashKey(input.key));
+  if (!key || key.workspaceId !== principal.workspaceId) return NOT_FOUND;
+  const api = await storage.apis.get(key.apiId);
+  if (!api || api.deletedAt !== undefined) return NOT_FOUND;
+  if (!hasAny(principal, ['api.*.verify_key', `api.${key.apiId}.verify_key`])) return NOT_FOUND;
+  const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
+  const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
+
+  const result = describeKey(key, identity);
+  const now = services.now();
+  let code: VerifyCode = 'VALID';
+  if (!key.enabled) code = 'DISABLED';
+  else if (key.expires !== undefined && now > key.expires) code = 'EXPIRED';
+  else if (query && !isSatisfied(query, new Set(key.permissions))) code = 'INSUFFICIENT_PERMISSIONS';
+
+  if (code === 'VALID') {
+    const applied = resolveLimits(key, identity, input.ratelimits);
+    if (applied.length > 0) {
+      const [group] = await services.limiter.limit([{ checks: applied.map((a) => a.check) }]);
+      result.ratelimits = applied.map((a, i) => {
+        const r = group!.results[i]!;
+        return { id: a.id, name: a.name, limit: a.check.limit, duration: a.check.durationMs, reset: r.resetAtMs,
+          remaining: r.remaining, exceeded: !r.passed, autoApply: a.autoApply };
+      });
+      if (!group!.passed) code = 'RATE_LIMITED';
+    }
+  }
+
+  if (key.hasCredits) {
+    if (code === 'VALID') {
+      const spent = await storage.keys.spendCredits(key.id, input.credits?.cost ?? 1);
+      if (!spent.passed) code = 'USAGE_EXCEEDED';
+      if (spent.remaining !== null) result.credits = spent.remaining;
+    } else {
+      const credits = await storage.keys.getCredits(key.id);
+      if (credits) result.credits = credits.remaining;
+    }
+  }
+  result.valid = code === 'VALID';
+  result.code = code;
+  return result;
+}
+
+/** The full data block of a found key, without outcome fields. Empty values are omitted. */
+function describeKey(key: KeyRecord, identity: IdentityRecord | null): VerifyResult {
+  const result: VerifyResult = { valid: false, code: 'VALID', keyId: key.id };
+  if (key.name !== undefined) result.name = key.name;
+  if (key.meta !== undefined) result.meta = key.meta;
+  if (key.expires !== undefined) result.expires = key.expires;
+  result.enabled = key.enabled;
+  if (key.permissions.length > 0) result.permissions = [...key.permissions];
+  if (key.roles.length > 0) result.roles = [...key.roles];
+  if (identity) {
+    const shadowed = new Set(key.ratelimits.map((r) => r.name));
+    const own = [...mergedConfigs({ ...key, ratelimits: [] }, identity).values()]
+      .map((s) => s.config).filter((c) => !shadowed.has(c.name)).map(ratelimitResponse);
+    result.identity = { id: identity.id, externalId: identity.externalId };
+    if (identity.meta !== undefined) result.identity.meta = identity.meta;
+    if (own.length > 0) result.identity.ratelimits = own;
+  }
+  return result;
+}

@@ -1,0 +1,42 @@
+/**
+ * Entry point of `npm start` and `keygate serve`: settings → server → signals. The only place
+ * that exits the process.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { startKeygate } from './keygate.js';
+import { NativeHttpUnavailableError } from './server/uws.js';
+
+export async function serve(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`keygate: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  try {
+    const keygate = await startKeygate(config);
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      keygate.services.log.info({ signal }, 'shutting down');
+      keygate.close().then(() => process.exit(0), (err: unknown) => {
+        keygate.services.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  } catch (err) {
+    const message = err instanceof NativeHttpUnavailableError || err instanceof Error ? err.message : String(err);
+    process.stderr.write(`keygate: ${message}\n`);
+    process.exit(1);
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) void serve();

@@ -1,0 +1,80 @@
+/**
+ * The embedded limiter: exact, in-process, synchronous inside `limit()`, so concurrent requests
+ * can never interleave between a check and its commit. Counters live in a Map and are swept once
+ * they are older than two windows, so memory follows the set of active counters.
+ */
+import { effective, retryAfter, rotate, type WindowState } from './sliding-window.js';
+import type { LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
+
+export interface MemoryLimiterOptions {
+  /** Clock in unix ms; injectable for tests. */
+  readonly now?: () => number;
+  /** How often stale counters are removed. */
+  readonly sweepIntervalMs?: number;
+}
+
+interface Counter extends WindowState {
+  durationMs: number;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly counters = new Map<string, Counter>();
+  private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(options: MemoryLimiterOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
+    this.sweeper.unref();
+  }
+
+  async limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
+    const nowMs = this.now();
+    return groups.map((group) => this.limitGroup(group, nowMs));
+  }
+
+  /** Number of live counters (for tests and metrics). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  private limitGroup(group: LimitGroup, nowMs: number): LimitGroupResult {
+    // Tentative states: a counter named twice in one group sees the cost of its earlier mention.
+    const tentative = new Map<string, Counter>();
+    const evaluated = group.checks.map((check) => {
+      const key = counterKey(check);
+      const state = tentative.get(key) ?? rotate(this.counters.get(key), nowMs, check.durationMs);
+      const eff = effective(state, nowMs, check.durationMs);
+      const own = eff + check.cost <= check.limit;
+      if (check.cost > 0 || tentative.has(key)) {
+        tentative.set(key, { s: state.s, c: state.c + check.cost, p: state.p, durationMs: check.durationMs });
+      }
+      return { check, state, eff, own };
+    });
+    const passed = evaluated.every((e) => e.own);
+    // Only counters that took a cost are written: cost-0 reads leave no state behind.
+    if (passed) for (const [key, counter] of tentative) this.counters.set(key, counter);
+    const results: LimitCheckResult[] = evaluated.map(({ check, state, eff, own }) => ({
+      passed: own,
+      limit: check.limit,
+      // Committed: what is left after this cost. Not committed: what is still available.
+      remaining: Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
+      resetAtMs: (state.s + 1) * check.durationMs,
+      retryAfterMs: own ? 0 : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
+    }));
+    return { passed, results };
+  }
+
+  private sweep(): void {
+    const nowMs = this.now();
+    for (const [key, counter] of this.counters) {
+      if (Math.floor(nowMs / counter.durationMs) - counter.s >= 2) this.counters.delete(key);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+}
+
+const counterKey = (check: { counter: string; durationMs: number }): string => `${check.counter}\u0000${check.durationMs}`;

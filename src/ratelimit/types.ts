@@ -1,0 +1,51 @@
+/**
+ * The rate limiter interface. The embedded (in-process) and the Redis (Lua) implementations both
+ * satisfy it and pass test/contracts/rate-limiter.contract.ts.
+ */
+
+/** One limit to check: `cost` units against `limit` per `durationMs`, counted under `counter`. */
+export interface LimitCheck {
+  /** Identifies the counter, e.g. `vk:<identityId>:<name>`; the duration is appended by the limiter. */
+  readonly counter: string;
+  /** Units allowed per window; 0 denies everything (an override of 0 blocks). */
+  readonly limit: number;
+  readonly durationMs: number;
+  /** Units to consume; 0 only reads. */
+  readonly cost: number;
+}
+
+/** Checks that commit all or nothing. */
+export interface LimitGroup {
+  readonly checks: readonly LimitCheck[];
+}
+
+export interface LimitCheckResult {
+  /** This check on its own would pass. */
+  readonly passed: boolean;
+  readonly limit: number;
+  /** Units still available after this call (nothing is consumed unless the whole group passed). */
+  readonly remaining: number;
+  /** Unix ms when the current aligned window ends. */
+  readonly resetAtMs: number;
+  /** For a denied check: ms until the same cost could pass (0 when passed). */
+  readonly retryAfterMs: number;
+}
+
+export interface LimitGroupResult {
+  /** Every check passed, and all of them were consumed. */
+  readonly passed: boolean;
+  readonly results: readonly LimitCheckResult[];
+}
+
+/**
+ * Checks and consumes rate-limit capacity.
+ *
+ * Each group commits all or nothing: a group is consumed only if every one of its checks passes.
+ * A denial is a normal result, not a rejection; the promise rejects only when the limiter cannot
+ * reach a decision. Groups are evaluated in order, so later groups see earlier commits.
+ * Safe to call concurrently.
+ */
+export interface RateLimiter {
+  limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]>;
+  close(): Promise<void>;
+}

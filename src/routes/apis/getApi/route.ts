@@ -1,0 +1,24 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+
+interface Input { apiId: string }
+
+export const apisGetApi = defineRoute<Input, { id: string; name: string }>({
+  name: 'apis.getApi',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['apiId'],
+    properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+  },
+  async handle({ input, principal, services }) {
+    // Checked before the lookup, so a 403 says nothing about whether the API exists.
+    requireAny(principal, ['api.*.read_api', `api.${input.apiId}.read_api`]);
+    const api = await services.storage.apis.get(input.apiId);
+    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
+      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
+    }
+    return { id: api.id, name: api.name };
+  },
+});

@@ -1,0 +1,47 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { DuplicateError } from '../../../storage/types.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { toRatelimitConfigs } from '../../ratelimits.js';
+import { EXTERNAL_ID, META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
+
+interface Input {
+  externalId: string;
+  meta?: Record<string, unknown>;
+  ratelimits?: RatelimitRequest[];
+}
+
+export const identitiesCreateIdentity = defineRoute<Input, { identityId: string }>({
+  name: 'identities.createIdentity',
+  // Unkey tolerates unknown top-level properties on this one procedure.
+  requestSchema: {
+    type: 'object',
+    required: ['externalId'],
+    properties: {
+      externalId: EXTERNAL_ID,
+      meta: META,
+      ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
+    },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['identity.*.create_identity']);
+    const identityId = newId('id');
+    try {
+      await services.storage.identities.insert({
+        id: identityId,
+        workspaceId: principal.workspaceId,
+        externalId: input.externalId,
+        ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
+        ratelimits: toRatelimitConfigs(input.ratelimits),
+        createdAt: services.now(),
+      });
+    } catch (err) {
+      if (err instanceof DuplicateError) {
+        throw new ApiError('err:unkey:data:identity_already_exists', `Identity with externalId '${input.externalId}' already exists in this workspace.`);
+      }
+      throw err;
+    }
+    return { identityId };
+  },
+});

@@ -1,0 +1,69 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { generateKey } from '../../../keys/format.js';
+import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
+import { DuplicateError } from '../../../storage/types.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { toRatelimitConfigs } from '../../ratelimits.js';
+import { createKeySchema, type CreateKeyInput } from './schema.js';
+import { creditsFromRequest } from './credits.js';
+
+/** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
+const MAX_ATTEMPTS = 3;
+
+export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: string }>({
+  name: 'keys.createKey',
+  requestSchema: createKeySchema,
+  async handle({ input, principal, services }) {
+    // Checked before the lookup, so a 403 says nothing about whether the API exists.
+    requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);
+    if (input.recoverable) requireAny(principal, ['api.*.encrypt_key', `api.${input.apiId}.encrypt_key`]);
+    const { storage } = services;
+    const api = await storage.apis.get(input.apiId);
+    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
+      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
+    }
+    if (input.recoverable) {
+      // keygate never stores a plaintext key, encrypted or not.
+      throw new ApiError('err:unkey:application:precondition_failed', 'This API does not support key encryption: keygate never stores plaintext keys, so keys cannot be recoverable.');
+    }
+    const credits: CreditsRecord | null = creditsFromRequest(input.credits);
+    if (input.roles && input.roles.length > 0) {
+      // Roles are created with permissions.createRole; none can be referenced before they exist.
+      throw new ApiError('err:unkey:data:role_not_found', `Role '${input.roles[0]}' was not found.`);
+    }
+    const now = services.now();
+    const identity = input.externalId === undefined ? null
+      : await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
+        id: newId('id'), workspaceId: principal.workspaceId, externalId: input.externalId as string, ratelimits: [], createdAt: now,
+      }));
+    for (let attempt = 1; ; attempt++) {
+      const generated = generateKey(input.prefix, input.byteLength);
+      const record: KeyRecord = {
+        id: newId('key'),
+        workspaceId: principal.workspaceId,
+        apiId: api.id,
+        keyspaceId: api.keyspaceId,
+        hash: generated.hash,
+        start: generated.start,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
+        ...(identity ? { identityId: identity.id } : {}),
+        ...(input.expires !== undefined ? { expires: input.expires } : {}),
+        enabled: input.enabled,
+        hasCredits: credits !== null,
+        ratelimits: toRatelimitConfigs(input.ratelimits),
+        permissions: [...new Set(input.permissions ?? [])],
+        roles: [],
+        createdAt: now,
+      };
+      try {
+        await storage.keys.insert(record, credits);
+        return { keyId: record.id, key: generated.plaintext };
+      } catch (err) {
+        if (!(err instanceof DuplicateError) || attempt >= MAX_ATTEMPTS) throw err;
+      }
+    }
+  },
+});

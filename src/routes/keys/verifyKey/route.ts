@@ -1,0 +1,48 @@
+import { ApiError } from '../../../errors/api-error.js';
+import { hasActionOnAny } from '../../../auth/permissions.js';
+import { verifyKey, type VerifyInput, type VerifyResult } from '../../../keys/verify.js';
+import { defineRoute } from '../../define.js';
+import { MAX_SAFE } from '../../schemas.js';
+
+export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
+  name: 'keys.verifyKey',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['key'],
+    properties: {
+      key: { type: 'string', minLength: 1, maxLength: 512 },
+      tags: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 512 } },
+      permissions: { type: 'string', minLength: 1, maxLength: 1000 },
+      credits: {
+        type: 'object', additionalProperties: false, required: ['cost'],
+        properties: { cost: { type: 'integer', minimum: 0, maximum: 1e12 } },
+      },
+      ratelimits: {
+        type: 'array',
+        maxItems: 100,
+        items: {
+          // Extra properties are tolerated here, as Unkey does.
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string', minLength: 3, maxLength: 255 },
+            cost: { type: 'integer', minimum: 0, maximum: MAX_SAFE, default: 1 },
+            // keygate rejects inline values Unkey would silently ignore (see README).
+            limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
+            duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
+          },
+        },
+      },
+      migrationId: { type: 'string', maxLength: 256 },
+    },
+  },
+  async handle({ input, principal, services }) {
+    // A root key that may verify nothing at all gets the spec's 403 before any lookup, which
+    // reveals nothing; one scoped to other APIs gets NOT_FOUND for keys outside its scope.
+    if (!hasActionOnAny(principal, 'api', 'verify_key')) {
+      throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");
+    }
+    return verifyKey(services, principal, input);
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * Schema fragments shared by several procedures, with the constraints of Unkey's OpenAPI
+ * document (shared/spec/unkey-v2-api.md §5).
+ */
+
+export const EXTERNAL_ID = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9_.-]+$' } as const;
+export const API_ID = { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } as const;
+export const PERMISSION_SLUG = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_:\\-\\.\\*]+$' } as const;
+/** Unix ms; Unkey caps expiry at the year 2100. */
+export const TIMESTAMP_MS = { type: 'integer', minimum: 0, maximum: 4102444800000 } as const;
+/** JSON object metadata, returned verbatim on verification. */
+export const META = { type: 'object', maxProperties: 100 } as const;
+/** Largest integer that survives a JSON round trip exactly. */
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A named limit on a key or identity (Unkey's RatelimitRequest: extra properties tolerated). */
+export const RATELIMIT_REQUEST = {
+  type: 'object',
+  required: ['name', 'limit', 'duration', 'autoApply'],
+  properties: {
+    name: { type: 'string', minLength: 3, maxLength: 128 },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_SAFE },
+    duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
+    autoApply: { type: 'boolean' },
+  },
+} as const;
+
+export interface RatelimitRequest {
+  name: string;
+  limit: number;
+  duration: number;
+  autoApply: boolean;
+}

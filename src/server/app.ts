@@ -1,0 +1,138 @@
+/**
+ * The HTTP server: one static uWS route per procedure, a catch-all for 404/405, and the request
+ * lifecycle rules of uWS (copy the request synchronously, onAborted before async work, cork every
+ * deferred write) in this one place.
+ */
+import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ApiError } from '../errors/api-error.js';
+import type { Route } from '../routes/define.js';
+import type { Services } from '../services.js';
+import { compileValidators } from '../validation/validators.js';
+import { statusLine } from './http-status.js';
+import { failure, runProcedure, type Procedure } from './pipeline.js';
+import { dataReply, errorReply, type Reply } from './reply.js';
+import { readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
+import { loadNativeUws, type Uws } from './uws.js';
+
+export interface RunningServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops accepting, waits for in-flight requests (up to `graceMs`), then closes connections. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const LIVENESS_PATH = '/v2/liveness';
+
+export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
+  app: TemplatedApp;
+  listen(): Promise<RunningServer>;
+} {
+  const validators = compileValidators(routes);
+  const procedures = new Map<string, Procedure>();
+  for (const route of routes) {
+    const path = `/v2/${route.name}`;
+    if (procedures.has(path)) throw new Error(`duplicate procedure ${route.name}`);
+    procedures.set(path, { route, validate: validators.get(route.name)! });
+  }
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const app = uws.App();
+
+  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply): void => {
+    if (state.aborted) return; // the client is gone; touching res now would throw
+    res.cork(() => {
+      res.writeStatus(statusLine(reply.status))
+        .writeHeader('content-type', reply.contentType)
+        .writeHeader('x-request-id', info.requestId);
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+      res.end(reply.body, reply.close === true);
+    });
+    services.log.debug({ requestId: info.requestId, method: info.method, path: info.path.slice(0, 200), status: reply.status,
+      durationMs: Number(process.hrtime.bigint() - info.startedAt) / 1e6 }, 'request');
+  };
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight++;
+    return work.finally(() => {
+      inFlight--;
+      if (inFlight === 0 && drained) drained();
+    });
+  };
+
+  for (const [path, procedure] of procedures) {
+    app.post(path, (res, req) => {
+      const info = readRequestInfo(req);
+      const state: ConnectionState = { aborted: false };
+      res.onAborted(() => { state.aborted = true; });
+      const limit = services.config.bodyLimitBytes;
+      if (Number.isNaN(info.contentLength)) {
+        const err = new ApiError('err:user:bad_request:request_body_unreadable', 'The Content-Length header is not a number.');
+        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true));
+        return;
+      }
+      if (info.contentLength > limit) {
+        // Answer before reading: the body is never buffered, and the connection is closed.
+        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, tooLarge(limit), true));
+        return;
+      }
+      void track(
+        readBody(res, limit, info.contentLength)
+          .then((body) => runProcedure(procedure, info, body, services),
+            (err: unknown) => ({ ...failure(err, info, services, procedure.route.name), close: true }))
+          .then((reply) => send(res, state, info, reply)),
+      );
+    });
+  }
+
+  const liveness = (res: HttpResponse, req: Parameters<Parameters<TemplatedApp['get']>[1]>[1]): void => {
+    const info = readRequestInfo(req);
+    send(res, { aborted: false }, info, dataReply(info.requestId, { message: "we're cooking" }));
+  };
+  app.get(LIVENESS_PATH, liveness);
+  app.post(LIVENESS_PATH, liveness);
+
+  app.any('/*', (res, req) => {
+    const info = readRequestInfo(req);
+    const state: ConnectionState = { aborted: false };
+    let err: ApiError;
+    if (procedures.has(info.path) || info.path === LIVENESS_PATH) {
+      const allow = info.path === LIVENESS_PATH ? 'GET, POST' : 'POST';
+      err = new ApiError('err:user:bad_request:method_not_allowed', `${info.method} is not allowed on ${info.path}; use ${allow}.`, { headers: { allow } });
+    } else {
+      err = new ApiError('err:user:bad_request:procedure_not_found', `There is no procedure at ${info.path.slice(0, 200)}. Procedures are served at POST /v2/<namespace>.<procedure>.`);
+    }
+    // Any body is left unread, so the connection is closed after the answer.
+    send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true));
+  });
+
+  const listen = (): Promise<RunningServer> => new Promise((resolve, reject) => {
+    const { host, port } = services.config;
+    // Exclusive port: a second server on the same port fails here instead of sharing it silently.
+    // The native module has listen(host, port, options, cb); these typings lack that overload.
+    const listenExclusive = app.listen as unknown as (h: string, p: number, o: number, cb: (t: us_listen_socket | false) => void) => void;
+    listenExclusive.call(app, host, port, (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT, (token) => {
+      if (!token) {
+        reject(new Error(`keygate cannot listen on ${host}:${port}: the address is in use or not available`));
+        return;
+      }
+      const actualPort = uws.us_socket_local_port(token as unknown as Parameters<Uws['us_socket_local_port']>[0]);
+      resolve({
+        port: actualPort,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+        close: async (graceMs = 10_000) => {
+          uws.us_listen_socket_close(token);
+          if (inFlight > 0) {
+            await new Promise<void>((done) => {
+              const timer = setTimeout(done, graceMs);
+              drained = () => { clearTimeout(timer); done(); };
+            });
+          }
+          // close() is in the native App but missing from these typings.
+          (app as unknown as { close(): void }).close();
+        },
+      });
+    });
+  });
+
+  return { app, listen };
+}

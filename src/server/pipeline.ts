@@ -1,0 +1,67 @@
+/**
+ * What happens to one procedure call once its body is read: content type → JSON → schema →
+ * root key → handler → reply. Every failure lands in one catch and becomes an error envelope.
+ */
+import { ApiError } from '../errors/api-error.js';
+import { authenticate } from '../auth/root-key.js';
+import type { Route } from '../routes/define.js';
+import type { Services } from '../services.js';
+import type { Validator } from '../validation/validators.js';
+import { dataReply, errorReply, isFault, toApiError, type Reply } from './reply.js';
+import type { RequestInfo } from './request.js';
+
+export interface Procedure {
+  readonly route: Route;
+  readonly validate: Validator;
+}
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
+
+export function parseJsonBody(info: RequestInfo, body: Buffer): unknown {
+  if (!JSON_CONTENT_TYPE.test(info.contentType)) {
+    throw new ApiError('err:unkey:application:invalid_input', 'The request body must be sent as application/json.', {
+      issues: [{ location: 'header.content-type', message: `content-type must be application/json (got '${info.contentType.slice(0, 100)}')`, fix: 'Send the header `Content-Type: application/json`.' }],
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid UTF-8.', {
+      issues: [{ location: 'body', message: 'body must be UTF-8 encoded JSON' }],
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // V8's message may quote the body (and so a key); only the position is kept.
+    const position = err instanceof Error ? /position (\d+)/.exec(err.message)?.[1] : undefined;
+    const where = position === undefined ? '' : ` (at position ${position})`;
+    throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid JSON.', {
+      issues: [{ location: 'body', message: `body is not valid JSON${where}`, fix: 'Send one JSON object as the body.' }],
+    });
+  }
+}
+
+export async function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services): Promise<Reply> {
+  const { route } = procedure;
+  try {
+    const input = parseJsonBody(info, body);
+    procedure.validate(input, info.path);
+    const principal = await authenticate(services.storage.rootKeys, info.authorization);
+    const log = services.log.child({ requestId: info.requestId, route: route.name });
+    const data = await route.handle({ input, principal, services, requestId: info.requestId, log });
+    return dataReply(info.requestId, data);
+  } catch (err) {
+    return failure(err, info, services, route.name);
+  }
+}
+
+/** Turns anything thrown into an error reply; faults are logged with the request id. */
+export function failure(err: unknown, info: RequestInfo, services: Services, routeName: string): Reply {
+  const apiError = toApiError(err);
+  if (isFault(apiError.code)) {
+    services.log.error({ requestId: info.requestId, route: routeName, err }, 'request failed');
+  }
+  return errorReply(info.requestId, info.accept, services.config.docsUrl, apiError);
+}

@@ -1,0 +1,57 @@
+/**
+ * Reply: what the pipeline hands to the transport. Error bodies are built only here, from the
+ * catalogue, so every error has the same envelope.
+ */
+import { ApiError, ServiceUnavailableError, isApiError } from '../errors/api-error.js';
+import { SERVICE_UNAVAILABLE_DETAIL, codeInfo, type ErrorCode } from '../errors/codes.js';
+
+export interface Reply {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Close the connection after this reply (e.g. a body that was not read to the end). */
+  readonly close?: boolean;
+}
+
+const JSON_TYPE = 'application/json';
+const PROBLEM_TYPE = 'application/problem+json';
+
+export function dataReply(requestId: string, data: unknown): Reply {
+  const body = data === undefined
+    ? JSON.stringify({ meta: { requestId } })
+    : JSON.stringify({ meta: { requestId }, data });
+  return { status: 200, contentType: JSON_TYPE, body };
+}
+
+/** Unkey answers problem+json only to clients that accept it; the SDK asks for plain JSON. */
+function errorContentType(accept: string): string {
+  return /application\/problem\+json|application\/\*|\*\/\*/.test(accept) ? PROBLEM_TYPE : JSON_TYPE;
+}
+
+export function errorReply(requestId: string, accept: string, docsUrl: string, err: ApiError, close = false): Reply {
+  const info = codeInfo(err.code);
+  const error: Record<string, unknown> = {
+    title: info.title,
+    detail: err.detail,
+    status: info.status,
+    type: `${docsUrl}/errors/${info.path}`,
+  };
+  if (info.status === 400 || info.status === 413) error.errors = err.issues;
+  return {
+    status: info.status,
+    contentType: errorContentType(accept),
+    body: JSON.stringify({ meta: { requestId }, error }),
+    headers: err.headers,
+    close,
+  };
+}
+
+/** Anything thrown: ApiErrors keep their code; unavailable backends → 503; the rest → 500. */
+export function toApiError(err: unknown): ApiError {
+  if (isApiError(err)) return err;
+  if (err instanceof ServiceUnavailableError) return new ApiError('err:svc:application:service_unavailable', SERVICE_UNAVAILABLE_DETAIL);
+  return new ApiError('err:unkey:application:unexpected_error', 'An unexpected error occurred. Quote the requestId when reporting it.');
+}
+
+export const isFault = (code: ErrorCode): boolean => codeInfo(code).status >= 500;

@@ -1,0 +1,80 @@
+/**
+ * Copying a request out of uWS. The HttpRequest object is only valid during the synchronous part
+ * of the route callback, and onData chunks are neutered after their callback returns, so both
+ * are copied here before anything asynchronous happens.
+ */
+import { randomBytes } from 'node:crypto';
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { ApiError } from '../errors/api-error.js';
+import { base58 } from '../util/base58.js';
+
+export interface RequestInfo {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly authorization: string;
+  readonly contentType: string;
+  readonly accept: string;
+  /** Declared body length, or -1 when absent (chunked). */
+  readonly contentLength: number;
+  readonly startedAt: bigint;
+}
+
+export const newRequestId = (): string => `req_${base58(randomBytes(12))}`;
+
+export function readRequestInfo(req: HttpRequest): RequestInfo {
+  const lengthHeader = req.getHeader('content-length');
+  const contentLength = /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : lengthHeader === '' ? -1 : Number.NaN;
+  return {
+    requestId: newRequestId(),
+    method: req.getMethod().toUpperCase(),
+    path: req.getUrl(),
+    authorization: req.getHeader('authorization'),
+    contentType: req.getHeader('content-type'),
+    accept: req.getHeader('accept'),
+    contentLength,
+    startedAt: process.hrtime.bigint(),
+  };
+}
+
+/** Set once the client has gone away; the response must not be touched afterwards. */
+export interface ConnectionState {
+  aborted: boolean;
+}
+
+export function tooLarge(limitBytes: number): ApiError {
+  return new ApiError('err:user:bad_request:request_body_too_large', `The request body exceeds the limit of ${limitBytes} bytes.`, {
+    issues: [{ location: 'body', message: `request body must be at most ${limitBytes} bytes`, fix: 'Send a smaller body.' }],
+  });
+}
+
+/**
+ * Reads the whole body. Rejects with a 413 ApiError as soon as it exceeds `limitBytes`.
+ * Never settles if the client aborts (the caller's onAborted handles that case).
+ */
+export function readBody(res: HttpResponse, limitBytes: number, declaredLength: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > limitBytes) {
+        done = true;
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      // Copy: uWS reuses the chunk's memory once this callback returns.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) {
+        done = true;
+        if (declaredLength >= 0 && size !== declaredLength) {
+          reject(new ApiError('err:user:bad_request:request_body_unreadable', 'The request body is shorter than its Content-Length.'));
+          return;
+        }
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      }
+    });
+  });
+}

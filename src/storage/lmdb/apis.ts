@@ -1,0 +1,15 @@
+import type { ApiRecord } from '../records.js';
+import type { ApiStore } from '../types.js';
+import type { LmdbTables } from './open.js';
+
+export class LmdbApiStore implements ApiStore {
+  constructor(private readonly t: LmdbTables) {}
+
+  async insert(record: ApiRecord): Promise<void> {
+    await this.t.apis.put(record.id, record);
+  }
+
+  async get(id: string): Promise<ApiRecord | null> {
+    return (this.t.apis.get(id) as ApiRecord | undefined) ?? null;
+  }
+}

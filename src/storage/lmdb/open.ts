@@ -1,0 +1,63 @@
+/**
+ * The embedded backend: one LMDB environment under DATA_DIR, one named database per record kind
+ * plus unique indexes. lmdb-js encodes values with msgpackr. Writes resolve after LMDB commits
+ * and flushes them, so an acknowledged write survives SIGKILL. Several processes (the server and
+ * the `keygate root-key` CLI) may open the same folder at once; LMDB coordinates them.
+ */
+import { mkdirSync } from 'node:fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Storage } from '../types.js';
+import { LmdbRootKeyStore } from './root-keys.js';
+import { LmdbApiStore } from './apis.js';
+import { LmdbKeyStore } from './keys.js';
+import { LmdbIdentityStore } from './identities.js';
+import { LmdbNamespaceStore } from './namespaces.js';
+
+/** The named databases. Index databases map a unique value to a record id. */
+export interface LmdbTables {
+  readonly root: RootDatabase;
+  readonly rootKeys: Database;
+  readonly rootKeyByHash: Database<string, string>;
+  readonly apis: Database;
+  readonly keys: Database;
+  readonly keyByHash: Database<string, string>;
+  readonly credits: Database;
+  readonly identities: Database;
+  readonly identityByExternalId: Database<string, string>;
+  readonly namespaces: Database;
+  readonly namespaceByName: Database<string, string>;
+}
+
+export function openLmdbStorage(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true });
+  const root = open({ path: dataDir, name: undefined, maxDbs: 32 }) as RootDatabase;
+  const db = (name: string): Database => root.openDB({ name, encoding: 'msgpack' });
+  const index = (name: string): Database<string, string> => root.openDB<string, string>({ name, encoding: 'string' });
+  const t: LmdbTables = {
+    root,
+    rootKeys: db('root_keys'),
+    rootKeyByHash: index('root_key_by_hash'),
+    apis: db('apis'),
+    keys: db('keys'),
+    keyByHash: index('key_by_hash'),
+    credits: db('credits'),
+    identities: db('identities'),
+    identityByExternalId: index('identity_by_external_id'),
+    namespaces: db('namespaces'),
+    namespaceByName: index('namespace_by_name'),
+  };
+  return {
+    rootKeys: new LmdbRootKeyStore(t),
+    apis: new LmdbApiStore(t),
+    keys: new LmdbKeyStore(t),
+    identities: new LmdbIdentityStore(t),
+    namespaces: new LmdbNamespaceStore(t),
+    async close() {
+      await root.flushed;
+      await root.close();
+    },
+  };
+}
+
+/** Index keys that combine a workspace and a user-chosen value; the NUL cannot occur in either. */
+export const scoped = (workspaceId: string, value: string): string => `${workspaceId}\u0000${value}`;

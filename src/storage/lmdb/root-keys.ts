@@ -1,0 +1,49 @@
+import type { RootKeyRecord } from '../records.js';
+import type { RootKeyStore } from '../types.js';
+import type { LmdbTables } from './open.js';
+
+export class LmdbRootKeyStore implements RootKeyStore {
+  constructor(private readonly t: LmdbTables) {}
+
+  async put(record: RootKeyRecord): Promise<void> {
+    await this.t.root.transaction(() => {
+      const previous = this.t.rootKeys.get(record.id) as RootKeyRecord | undefined;
+      if (previous && previous.hash !== record.hash) this.t.rootKeyByHash.remove(previous.hash);
+      this.t.rootKeys.put(record.id, record);
+      this.t.rootKeyByHash.put(record.hash, record.id);
+    });
+  }
+
+  async findByHash(hash: string): Promise<RootKeyRecord | null> {
+    const id = this.t.rootKeyByHash.get(hash);
+    return id === undefined ? null : ((this.t.rootKeys.get(id) as RootKeyRecord | undefined) ?? null);
+  }
+
+  async get(id: string): Promise<RootKeyRecord | null> {
+    return (this.t.rootKeys.get(id) as RootKeyRecord | undefined) ?? null;
+  }
+
+  async list(): Promise<RootKeyRecord[]> {
+    const all: RootKeyRecord[] = [];
+    for (const { value } of this.t.rootKeys.getRange()) all.push(value as RootKeyRecord);
+    return all.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async revoke(id: string, atMs: number): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.rootKeys.get(id) as RootKeyRecord | undefined;
+      if (!record) return false;
+      if (record.revokedAt === undefined) this.t.rootKeys.put(id, { ...record, revokedAt: atMs });
+      return true;
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.t.root.transaction(() => {
+      const record = this.t.rootKeys.get(id) as RootKeyRecord | undefined;
+      if (!record) return;
+      this.t.rootKeyByHash.remove(record.hash);
+      this.t.rootKeys.remove(id);
+    });
+  }
+}

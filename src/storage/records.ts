@@ -1,0 +1,94 @@
+/**
+ * Records as stored (msgpack-encoded) by every backend. Times are unix milliseconds.
+ * Optional fields are absent rather than null, so records stay small.
+ */
+
+/** Everything of one self-hosted keygate lives in one workspace; kept on records for scoping. */
+export const WORKSPACE_ID = 'ws_keygate';
+
+export interface RootKeyRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name?: string;
+  /** base64(sha256(plaintext)); the plaintext is never stored. */
+  readonly hash: string;
+  /** Display hint: prefix and first characters, never enough to use the key. */
+  readonly start: string;
+  readonly permissions: readonly string[];
+  readonly createdAt: number;
+  readonly revokedAt?: number;
+}
+
+export interface ApiRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly keyspaceId: string;
+  readonly createdAt: number;
+  readonly deletedAt?: number;
+}
+
+/** A named limit configured on a key or an identity (Unkey's RatelimitRequest/Response). */
+export interface RatelimitConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly limit: number;
+  readonly duration: number;
+  readonly autoApply: boolean;
+}
+
+export interface CreditsRefill {
+  readonly interval: 'daily' | 'monthly';
+  readonly amount: number;
+  /** Only for monthly refills: day of month 1..31 (the last day of shorter months). */
+  readonly refillDay?: number;
+}
+
+/** Mutable usage counter of a key, kept apart from the key so verifications never rewrite it. */
+export interface CreditsRecord {
+  /** Remaining credits; never below zero. */
+  readonly remaining: number;
+  readonly refill?: CreditsRefill;
+  readonly lastRefillAt?: number;
+}
+
+export interface KeyRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly apiId: string;
+  readonly keyspaceId: string;
+  readonly hash: string;
+  readonly start: string;
+  readonly name?: string;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly identityId?: string;
+  readonly expires?: number;
+  readonly enabled: boolean;
+  /** True when the key has limited credits (a CreditsRecord exists for it). */
+  readonly hasCredits: boolean;
+  readonly ratelimits: readonly RatelimitConfig[];
+  /** Direct permission slugs. */
+  readonly permissions: readonly string[];
+  /** Role names. */
+  readonly roles: readonly string[];
+  readonly createdAt: number;
+  readonly updatedAt?: number;
+}
+
+export interface IdentityRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly externalId: string;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly ratelimits: readonly RatelimitConfig[];
+  readonly createdAt: number;
+  readonly updatedAt?: number;
+}
+
+export interface NamespaceRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly name: string;
+  readonly createdAt: number;
+  readonly deletedAt?: number;
+}

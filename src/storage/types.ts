@@ -1,0 +1,81 @@
+/**
+ * Storage interfaces. Every backend (LMDB now, Redis next) implements all of them and passes the
+ * same contract suite (test/contracts/storage.contract.ts). Routes and services speak only these.
+ *
+ * Common contract: methods resolve once the write is durable in the backend (acknowledged means
+ * kept); "not found" resolves to null; a backend that cannot answer rejects with
+ * ServiceUnavailableError. All methods are safe to call concurrently.
+ */
+import type {
+  ApiRecord, CreditsRecord, IdentityRecord, KeyRecord, NamespaceRecord, RootKeyRecord,
+} from './records.js';
+
+/** Rejection for a uniqueness violation (hash, externalId, name). */
+export class DuplicateError extends Error {
+  constructor(readonly what: string) {
+    super(`duplicate ${what}`);
+    this.name = 'DuplicateError';
+  }
+}
+
+export interface RootKeyStore {
+  /** Inserts or replaces the record with this id (a replaced hash stops authenticating at once). */
+  put(record: RootKeyRecord): Promise<void>;
+  /** The live or revoked root key with this hash; callers check `revokedAt`. */
+  findByHash(hash: string): Promise<RootKeyRecord | null>;
+  get(id: string): Promise<RootKeyRecord | null>;
+  /** All root keys, revoked ones included, oldest first. */
+  list(): Promise<RootKeyRecord[]>;
+  /** Marks the key revoked; resolves false when no such key exists. Idempotent. */
+  revoke(id: string, atMs: number): Promise<boolean>;
+  /** Removes the record entirely (the ROOT_KEY bootstrap key when the setting is removed). */
+  remove(id: string): Promise<void>;
+}
+
+export interface ApiStore {
+  insert(record: ApiRecord): Promise<void>;
+  get(id: string): Promise<ApiRecord | null>;
+}
+
+export interface KeyStore {
+  /**
+   * Inserts a key and, when `credits` is given, its credits counter, in one atomic write.
+   * Rejects with DuplicateError('hash') if the hash is taken; never overwrites.
+   */
+  insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void>;
+  findByHash(hash: string): Promise<KeyRecord | null>;
+  get(id: string): Promise<KeyRecord | null>;
+  getCredits(keyId: string): Promise<CreditsRecord | null>;
+  /**
+   * Atomically takes `cost` credits if at least that many remain (cost 0 always passes).
+   * Never goes below zero. Resolves with the outcome and the remaining balance afterwards;
+   * `remaining` is null when the key has no credits counter (unlimited).
+   */
+  spendCredits(keyId: string, cost: number): Promise<{ passed: boolean; remaining: number | null }>;
+}
+
+export interface IdentityStore {
+  /** Rejects with DuplicateError('externalId') if a live identity has this externalId. */
+  insert(record: IdentityRecord): Promise<void>;
+  get(id: string): Promise<IdentityRecord | null>;
+  findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | null>;
+  /** Returns the identity with this externalId, inserting `create()` when there is none (atomic). */
+  getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord>;
+}
+
+export interface NamespaceStore {
+  /** Looks a namespace up by id first, then by name. */
+  find(workspaceId: string, nameOrId: string): Promise<NamespaceRecord | null>;
+  /** Returns the namespace with this name, inserting `create()` when there is none (atomic). */
+  getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord>;
+}
+
+export interface Storage {
+  readonly rootKeys: RootKeyStore;
+  readonly apis: ApiStore;
+  readonly keys: KeyStore;
+  readonly identities: IdentityStore;
+  readonly namespaces: NamespaceStore;
+  /** Flushes pending writes and releases files or connections. */
+  close(): Promise<void>;
+}

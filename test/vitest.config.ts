@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: new URL('..', import.meta.url).pathname,
+    include: ['test/**/*.test.ts'],
+    // Real servers, real files, child processes: forks keep native addons (uWS, LMDB) isolated.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    reporters: ['default'],
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * keygate as its users run it: `node dist/main.js` in a child process (built by `npm test`'s
+ * pretest), on a free loopback port, stopped by pid. Output is captured for inspection.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
+export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+export const CLI_JS = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export interface ChildKeygate {
+  readonly url: string;
+  readonly process: ChildProcess;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node <script>` and resolves once it logs that it listens (or rejects when it exits). */
+export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS): Promise<ChildKeygate> {
+  const port = env.PORT ?? String(await freePort());
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c) => { output += String(c); });
+  child.stderr!.on('data', (c) => { output += String(c); });
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`keygate did not start in time:\n${output}`)), 15_000);
+    const check = (): void => {
+      if (output.includes('keygate is listening')) { clearTimeout(timer); resolve(); }
+    };
+    child.stdout!.on('data', check);
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`keygate exited (${child.exitCode}):\n${output}`)); });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    process: child,
+    output: () => output,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+}
+
+/** Runs a command to completion and returns its exit code and output. */
+export async function run(command: string, args: string[], env: Record<string, string> = {}, cwd = PROJECT_DIR): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => { stdout += String(c); });
+  child.stderr.on('data', (c) => { stderr += String(c); });
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}

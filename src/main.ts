@@ -24,7 +24,7 @@ export async function serve(): Promise<void> {
       if (stopping) return;
       stopping = true;
       keygate.services.log.info({ signal }, 'shutting down');
-      keygate.close().then(() => process.exit(0), (err: unknown) => {
+      keygate.close().then(() => keygate.services.log.flush(() => process.exit(0)), (err: unknown) => {
         keygate.services.log.error({ err }, 'shutdown failed');
         process.exit(1);
       });

@@ -11,7 +11,7 @@ import { compileValidators } from '../validation/validators.js';
 import { statusLine } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
 import { dataReply, errorReply, type Reply } from './reply.js';
-import { readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
+import { ClientAbortedError, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
 import { loadNativeUws, type Uws } from './uws.js';
 
 export interface RunningServer {
@@ -63,7 +63,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     app.post(path, (res, req) => {
       const info = readRequestInfo(req);
       const state: ConnectionState = { aborted: false };
-      res.onAborted(() => { state.aborted = true; });
+      res.onAborted(() => {
+        state.aborted = true;
+        state.onAbort?.();
+      });
       const limit = services.config.bodyLimitBytes;
       if (Number.isNaN(info.contentLength)) {
         const err = new ApiError('err:user:bad_request:request_body_unreadable', 'The Content-Length header is not a number.');
@@ -76,9 +79,13 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
         return;
       }
       void track(
-        readBody(res, limit, info.contentLength)
+        readBody(res, state, limit, info.contentLength)
           .then((body) => runProcedure(procedure, info, body, services),
-            (err: unknown) => ({ ...failure(err, info, services, procedure.route.name), close: true }))
+            (err: unknown): Reply => {
+              // A client that left mid-body gets no answer (send skips it) and is no fault of ours.
+              if (err instanceof ClientAbortedError) return { status: 499, contentType: 'text/plain', body: '' };
+              return { ...failure(err, info, services, procedure.route.name), close: true };
+            })
           .then((reply) => send(res, state, info, reply)),
       );
     });

@@ -40,6 +40,16 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
 /** Set once the client has gone away; the response must not be touched afterwards. */
 export interface ConnectionState {
   aborted: boolean;
+  /** Called on abort, so a pending body read settles instead of waiting forever. */
+  onAbort?: () => void;
+}
+
+/** The client went away before the body was complete; nothing is answered. */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super('client closed the connection');
+    this.name = 'ClientAbortedError';
+  }
 }
 
 export function tooLarge(limitBytes: number): ApiError {
@@ -49,14 +59,19 @@ export function tooLarge(limitBytes: number): ApiError {
 }
 
 /**
- * Reads the whole body. Rejects with a 413 ApiError as soon as it exceeds `limitBytes`.
- * Never settles if the client aborts (the caller's onAborted handles that case).
+ * Reads the whole body. Rejects with a 413 ApiError as soon as it exceeds `limitBytes`, and with
+ * ClientAbortedError if the client goes away first.
  */
-export function readBody(res: HttpResponse, limitBytes: number, declaredLength: number): Promise<Buffer> {
+export function readBody(res: HttpResponse, state: ConnectionState, limitBytes: number, declaredLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    state.onAbort = () => {
+      if (done) return;
+      done = true;
+      reject(new ClientAbortedError());
+    };
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;

@@ -1,6 +1,6 @@
 import type { IdentityRecord } from '../records.js';
 import { DuplicateError, type IdentityStore } from '../types.js';
-import { scoped, type LmdbTables } from './open.js';
+import { getOrInsert, scoped, type LmdbTables } from './open.js';
 
 export class LmdbIdentityStore implements IdentityStore {
   constructor(private readonly t: LmdbTables) {}
@@ -24,17 +24,6 @@ export class LmdbIdentityStore implements IdentityStore {
   }
 
   async getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord> {
-    const existing = await this.findByExternalId(workspaceId, externalId);
-    if (existing) return existing;
-    const indexKey = scoped(workspaceId, externalId);
-    return this.t.root.transaction(() => {
-      // Re-read inside the write transaction: another request may have created it meanwhile.
-      const id = this.t.identityByExternalId.get(indexKey);
-      if (id !== undefined) return this.t.identities.get(id) as IdentityRecord;
-      const record = create();
-      this.t.identities.put(record.id, record);
-      this.t.identityByExternalId.put(indexKey, record.id);
-      return record;
-    });
+    return getOrInsert(this.t, this.t.identities, this.t.identityByExternalId, scoped(workspaceId, externalId), create);
   }
 }

@@ -1,6 +1,6 @@
 import type { NamespaceRecord } from '../records.js';
 import type { NamespaceStore } from '../types.js';
-import { scoped, type LmdbTables } from './open.js';
+import { getOrInsert, scoped, type LmdbTables } from './open.js';
 
 export class LmdbNamespaceStore implements NamespaceStore {
   constructor(private readonly t: LmdbTables) {}
@@ -13,16 +13,6 @@ export class LmdbNamespaceStore implements NamespaceStore {
   }
 
   async getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord> {
-    const indexKey = scoped(workspaceId, name);
-    const id = this.t.namespaceByName.get(indexKey);
-    if (id !== undefined) return this.t.namespaces.get(id) as NamespaceRecord;
-    return this.t.root.transaction(() => {
-      const again = this.t.namespaceByName.get(indexKey);
-      if (again !== undefined) return this.t.namespaces.get(again) as NamespaceRecord;
-      const record = create();
-      this.t.namespaces.put(record.id, record);
-      this.t.namespaceByName.put(indexKey, record.id);
-      return record;
-    });
+    return getOrInsert(this.t, this.t.namespaces, this.t.namespaceByName, scoped(workspaceId, name), create);
   }
 }

@@ -61,3 +61,22 @@ export function openLmdbStorage(dataDir: string): Storage {
 
 /** Index keys that combine a workspace and a user-chosen value; the NUL cannot occur in either. */
 export const scoped = (workspaceId: string, value: string): string => `${workspaceId}\u0000${value}`;
+
+/**
+ * Returns the record an index points at, or inserts `create()` and indexes it, atomically: the
+ * index is read again inside the write transaction, so concurrent callers get one record.
+ */
+export async function getOrInsert<T extends { id: string }>(
+  t: LmdbTables, records: Database, index: Database<string, string>, indexKey: string, create: () => T,
+): Promise<T> {
+  const id = index.get(indexKey);
+  if (id !== undefined) return records.get(id) as T;
+  return t.root.transaction(() => {
+    const again = index.get(indexKey);
+    if (again !== undefined) return records.get(again) as T;
+    const record = create();
+    records.put(record.id, record);
+    index.put(indexKey, record.id);
+    return record;
+  });
+}

@@ -18,11 +18,13 @@ export class ApiError extends Error {
   readonly issues: readonly ValidationIssue[];
   /** Extra response headers, e.g. `Allow` on a 405. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Answer as application/json whatever the Accept header says (Unkey does so for schema errors). */
+  readonly alwaysJson: boolean;
 
   constructor(
     code: ErrorCode,
     detail: string,
-    options: { issues?: readonly ValidationIssue[]; headers?: Record<string, string>; internal?: string } = {},
+    options: { issues?: readonly ValidationIssue[]; headers?: Record<string, string>; internal?: string; alwaysJson?: boolean } = {},
   ) {
     super(options.internal ?? detail);
     this.name = 'ApiError';
@@ -30,6 +32,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.issues = options.issues ?? [];
     this.headers = options.headers ?? {};
+    this.alwaysJson = options.alwaysJson ?? false;
   }
 }
 

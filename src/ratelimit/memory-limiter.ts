@@ -57,8 +57,9 @@ export class MemoryRateLimiter implements RateLimiter {
     const results: LimitCheckResult[] = evaluated.map(({ check, state, eff, own }) => ({
       passed: own,
       limit: check.limit,
-      // Committed: what is left after this cost. Not committed: what is still available.
-      remaining: Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
+      // Unkey's rule: a denied check reports 0; a check that passed but was not committed
+      // (a sibling was denied) reports what is still available; a committed one what is left.
+      remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
       resetAtMs: (state.s + 1) * check.durationMs,
       retryAfterMs: own ? 0 : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
     }));

@@ -23,7 +23,10 @@ export interface LimitCheckResult {
   /** This check on its own would pass. */
   readonly passed: boolean;
   readonly limit: number;
-  /** Units still available after this call (nothing is consumed unless the whole group passed). */
+  /**
+   * 0 for a denied check; otherwise the units still available after this call (a check that
+   * passed in a group that was denied consumed nothing, so it reports what is still there).
+   */
   readonly remaining: number;
   /** Unix ms when the current aligned window ends. */
   readonly resetAtMs: number;

@@ -40,7 +40,7 @@ export function errorReply(requestId: string, accept: string, docsUrl: string, e
   if (info.status === 400 || info.status === 413) error.errors = err.issues;
   return {
     status: info.status,
-    contentType: errorContentType(accept),
+    contentType: err.alwaysJson ? JSON_TYPE : errorContentType(accept),
     body: JSON.stringify({ meta: { requestId }, error }),
     headers: err.headers,
     close,

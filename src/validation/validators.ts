@@ -22,7 +22,7 @@ export function compileValidators(routes: readonly Route[]): Map<string, Validat
     validators.set(route.name, (body, path) => {
       if (validate(body)) return;
       const issues = (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue);
-      throw new ApiError('err:unkey:application:invalid_input', `POST request body for '${path}' failed to validate schema`, { issues });
+      throw new ApiError('err:unkey:application:invalid_input', `POST request body for '${path}' failed to validate schema`, { issues, alwaysJson: true });
     });
   }
   return validators;

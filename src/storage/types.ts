@@ -35,6 +35,14 @@ export interface RootKeyStore {
 export interface ApiStore {
   insert(record: ApiRecord): Promise<void>;
   get(id: string): Promise<ApiRecord | null>;
+  /** Soft-deletes: sets `deletedAt`. Resolves false when the API is unknown or already deleted. */
+  markDeleted(id: string, atMs: number): Promise<boolean>;
+}
+
+export interface ListOptions {
+  /** Inclusive lower bound on the record id (Unkey's cursor is the first id of the next page). */
+  readonly cursor?: string;
+  readonly limit: number;
 }
 
 export interface KeyStore {
@@ -52,6 +60,25 @@ export interface KeyStore {
    * `remaining` is null when the key has no credits counter (unlimited).
    */
   spendCredits(keyId: string, cost: number): Promise<{ passed: boolean; remaining: number | null }>;
+  /**
+   * Replaces the key record (same id). If the hash changed, the index follows it; rejects with
+   * DuplicateError('hash') if the new hash is taken. Credits are not touched.
+   */
+  update(record: KeyRecord): Promise<void>;
+  /** Removes the key, its hash and its credits; it stops verifying at once. False if unknown. */
+  delete(id: string): Promise<boolean>;
+  /** Keys of one API in id order from `cursor` (inclusive); optionally only those of one identity. */
+  listByApi(apiId: string, options: ListOptions & { identityId?: string }): Promise<KeyRecord[]>;
+  /**
+   * Sets the credits counter, or with null makes the key unlimited; keeps `hasCredits` of the
+   * key record in step in the same write. False if the key is unknown.
+   */
+  setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean>;
+  /**
+   * Atomically adds `delta` (negative to take) to the remaining credits, never below zero.
+   * Resolves the new counter, or null when the key has none (unlimited) or is unknown.
+   */
+  adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null>;
 }
 
 export interface IdentityStore {
@@ -61,6 +88,15 @@ export interface IdentityStore {
   findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | null>;
   /** Returns the identity with this externalId, inserting `create()` when there is none (atomic). */
   getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord>;
+  /** Replaces the identity record (same id and externalId). */
+  update(record: IdentityRecord): Promise<void>;
+  /**
+   * Deletes the identity; its externalId is free again at once. Keys that pointed at it behave as
+   * if they had no identity. False if unknown.
+   */
+  delete(id: string): Promise<boolean>;
+  /** Identities of a workspace in id order from `cursor`; `search` matches id or externalId, case-insensitively. */
+  list(workspaceId: string, options: ListOptions & { search?: string }): Promise<IdentityRecord[]>;
 }
 
 export interface NamespaceStore {

@@ -12,4 +12,13 @@ export class LmdbApiStore implements ApiStore {
   async get(id: string): Promise<ApiRecord | null> {
     return (this.t.apis.get(id) as ApiRecord | undefined) ?? null;
   }
+
+  async markDeleted(id: string, atMs: number): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.apis.get(id) as ApiRecord | undefined;
+      if (!record || record.deletedAt !== undefined) return false;
+      this.t.apis.put(id, { ...record, deletedAt: atMs });
+      return true;
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import type { IdentityRecord } from '../records.js';
-import { DuplicateError, type IdentityStore } from '../types.js';
+import { DuplicateError, type IdentityStore, type ListOptions } from '../types.js';
 import { getOrInsert, scoped, type LmdbTables } from './open.js';
 
 export class LmdbIdentityStore implements IdentityStore {
@@ -25,5 +25,32 @@ export class LmdbIdentityStore implements IdentityStore {
 
   async getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord> {
     return getOrInsert(this.t, this.t.identities, this.t.identityByExternalId, scoped(workspaceId, externalId), create);
+  }
+
+  async update(record: IdentityRecord): Promise<void> {
+    await this.t.identities.put(record.id, record);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.identities.get(id) as IdentityRecord | undefined;
+      if (!record) return false;
+      this.t.identityByExternalId.remove(scoped(record.workspaceId, record.externalId));
+      this.t.identities.remove(id);
+      return true;
+    });
+  }
+
+  async list(workspaceId: string, options: ListOptions & { search?: string }): Promise<IdentityRecord[]> {
+    const needle = options.search?.trim().toLowerCase();
+    const out: IdentityRecord[] = [];
+    for (const { value } of this.t.identities.getRange({ start: options.cursor ?? '' })) {
+      const record = value as IdentityRecord;
+      if (record.workspaceId !== workspaceId) continue;
+      if (needle && !record.id.toLowerCase().includes(needle) && !record.externalId.toLowerCase().includes(needle)) continue;
+      out.push(record);
+      if (out.length >= options.limit) break;
+    }
+    return out;
   }
 }

@@ -1,6 +1,6 @@
 import type { CreditsRecord, KeyRecord } from '../records.js';
-import { DuplicateError, type KeyStore } from '../types.js';
-import type { LmdbTables } from './open.js';
+import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
+import { scoped, type LmdbTables } from './open.js';
 
 export class LmdbKeyStore implements KeyStore {
   constructor(private readonly t: LmdbTables) {}
@@ -9,8 +9,9 @@ export class LmdbKeyStore implements KeyStore {
     await this.t.root.transaction(() => {
       if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
       if (this.t.keys.get(record.id) !== undefined) throw new DuplicateError('id');
-      this.t.keys.put(record.id, record);
+      this.t.keys.put(record.id, { ...record, hasCredits: credits !== null });
       this.t.keyByHash.put(record.hash, record.id);
+      this.t.keyByApi.put(scoped(record.apiId, record.id), record.id);
       if (credits) this.t.credits.put(record.id, credits);
     });
   }
@@ -38,6 +39,66 @@ export class LmdbKeyStore implements KeyStore {
       const remaining = credits.remaining - cost;
       this.t.credits.put(keyId, { ...credits, remaining });
       return { passed: true, remaining };
+    });
+  }
+
+  async update(record: KeyRecord): Promise<void> {
+    await this.t.root.transaction(() => {
+      const previous = this.t.keys.get(record.id) as KeyRecord | undefined;
+      if (!previous) return;
+      if (previous.hash !== record.hash) {
+        if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
+        this.t.keyByHash.remove(previous.hash);
+        this.t.keyByHash.put(record.hash, record.id);
+      }
+      // hasCredits belongs to the credits counter; an update never changes it.
+      this.t.keys.put(record.id, { ...record, hasCredits: previous.hasCredits });
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.keys.get(id) as KeyRecord | undefined;
+      if (!record) return false;
+      this.t.keyByHash.remove(record.hash);
+      this.t.keyByApi.remove(scoped(record.apiId, id));
+      this.t.credits.remove(id);
+      this.t.keys.remove(id);
+      return true;
+    });
+  }
+
+  async listByApi(apiId: string, options: ListOptions & { identityId?: string }): Promise<KeyRecord[]> {
+    const prefix = scoped(apiId, '');
+    const start = scoped(apiId, options.cursor ?? '');
+    const out: KeyRecord[] = [];
+    for (const { value: id } of this.t.keyByApi.getRange({ start, end: `${prefix}\uffff` })) {
+      const record = this.t.keys.get(id) as KeyRecord | undefined;
+      if (!record || (options.identityId !== undefined && record.identityId !== options.identityId)) continue;
+      out.push(record);
+      if (out.length >= options.limit) break;
+    }
+    return out;
+  }
+
+  async setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.keys.get(keyId) as KeyRecord | undefined;
+      if (!record) return false;
+      if (credits) this.t.credits.put(keyId, credits);
+      else this.t.credits.remove(keyId);
+      if (record.hasCredits !== (credits !== null)) this.t.keys.put(keyId, { ...record, hasCredits: credits !== null });
+      return true;
+    });
+  }
+
+  async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
+    return this.t.root.transaction(() => {
+      const credits = this.t.credits.get(keyId) as CreditsRecord | undefined;
+      if (!credits) return null;
+      const next = { ...credits, remaining: Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, credits.remaining + delta)) };
+      this.t.credits.put(keyId, next);
+      return next;
     });
   }
 }

@@ -21,6 +21,8 @@ export interface LmdbTables {
   readonly apis: Database;
   readonly keys: Database;
   readonly keyByHash: Database<string, string>;
+  /** `<apiId>\0<keyId>` → keyId: listing an API's keys in id order. */
+  readonly keyByApi: Database<string, string>;
   readonly credits: Database;
   readonly identities: Database;
   readonly identityByExternalId: Database<string, string>;
@@ -40,6 +42,7 @@ export function openLmdbStorage(dataDir: string): Storage {
     apis: db('apis'),
     keys: db('keys'),
     keyByHash: index('key_by_hash'),
+    keyByApi: index('key_by_api'),
     credits: db('credits'),
     identities: db('identities'),
     identityByExternalId: index('identity_by_external_id'),

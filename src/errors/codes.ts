@@ -34,7 +34,10 @@ export const errorCodes = {
   'err:unkey:data:key_not_found': code(404, 'Not Found', 'err:unkey:data:key_not_found'),
   'err:unkey:data:identity_not_found': code(404, 'Not Found', 'err:unkey:data:identity_not_found'),
   'err:unkey:data:role_not_found': code(404, 'Not Found', 'err:unkey:data:role_not_found'),
+  'err:unkey:data:permission_not_found': code(404, 'Not Found', 'err:unkey:data:permission_not_found'),
   'err:unkey:data:identity_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:identity_already_exists'),
+  'err:unkey:data:permission_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:permission_already_exists'),
+  'err:unkey:data:role_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:role_already_exists'),
   'err:unkey:data:ratelimit_namespace_gone': code(410, 'Resource Gone', 'err:unkey:data:ratelimit_namespace_gone'),
   'err:unkey:application:precondition_failed': code(412, 'Precondition Failed', 'err:unkey:application:precondition_failed'),
   // Faults.

@@ -46,14 +46,18 @@ export interface KeyResponse {
   ratelimits?: ReturnType<typeof ratelimitResponse>[];
 }
 
-/** KeyResponseData of getKey, whoami and listKeys. `identity` is null when the key has none (or it was deleted). */
-export function keyResponse(key: KeyRecord, identity: IdentityRecord | null, credits: CreditsRecord | null, options: { sortPermissions?: boolean } = {}): KeyResponse {
+/**
+ * KeyResponseData of getKey, whoami and listKeys. `identity` is null when the key has none (or it was deleted).
+ * `rolePermissions`: slugs the key gets through its roles (storage.roles.slugsOfRoles), merged
+ * into `permissions`, which then reports the effective set.
+ */
+export function keyResponse(key: KeyRecord, identity: IdentityRecord | null, credits: CreditsRecord | null, options: { sortPermissions?: boolean } = {}, rolePermissions: readonly string[] = []): KeyResponse {
   const out: KeyResponse = { keyId: key.id, start: key.start, enabled: key.enabled, createdAt: key.createdAt };
   if (key.name !== undefined && key.name !== '') out.name = key.name;
   if (key.meta !== undefined && Object.keys(key.meta).length > 0) out.meta = key.meta;
   if (key.updatedAt !== undefined) out.updatedAt = key.updatedAt;
   if (key.expires !== undefined) out.expires = key.expires;
-  const permissions = [...new Set(key.permissions)];
+  const permissions = [...new Set([...key.permissions, ...rolePermissions])];
   if (options.sortPermissions) permissions.sort();
   if (permissions.length > 0) out.permissions = permissions;
   if (key.roles.length > 0) out.roles = [...key.roles];

@@ -53,12 +53,15 @@ export async function verifyKey(services: Services, principal: Principal, input:
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
 
-  const result = describeKey(key, identity);
+  // Effective permissions: direct slugs ∪ slugs of the key's roles, resolved now so a deleted
+  // permission or role stops counting at once.
+  const effective = [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
+  const result = describeKey({ ...key, permissions: effective }, identity);
   const now = services.now();
   let code: VerifyCode = 'VALID';
   if (!key.enabled) code = 'DISABLED';
   else if (key.expires !== undefined && now > key.expires) code = 'EXPIRED';
-  else if (query && !isSatisfied(query, new Set(key.permissions))) code = 'INSUFFICIENT_PERMISSIONS';
+  else if (query && !isSatisfied(query, new Set(effective))) code = 'INSUFFICIENT_PERMISSIONS';
 
   if (code === 'VALID') {
     const applied = resolveLimits(key, identity, input.ratelimits);

@@ -4,21 +4,64 @@
  */
 import type { Route } from './define.js';
 import { apisCreateApi } from './apis/createApi/route.js';
+import { apisDeleteApi } from './apis/deleteApi/route.js';
 import { apisGetApi } from './apis/getApi/route.js';
+import { apisListKeys } from './apis/listKeys/route.js';
 import { identitiesCreateIdentity } from './identities/createIdentity/route.js';
+import { identitiesDeleteIdentity } from './identities/deleteIdentity/route.js';
+import { identitiesGetIdentity } from './identities/getIdentity/route.js';
+import { identitiesListIdentities } from './identities/listIdentities/route.js';
+import { identitiesUpdateIdentity } from './identities/updateIdentity/route.js';
 import { keysCreateKey } from './keys/createKey/route.js';
+import { keysDeleteKey } from './keys/deleteKey/route.js';
+import { keysGetKey } from './keys/getKey/route.js';
+import { keysRerollKey } from './keys/rerollKey/route.js';
+import { keysUpdateCredits } from './keys/updateCredits/route.js';
+import { keysUpdateKey } from './keys/updateKey/route.js';
 import { keysVerifyKey } from './keys/verifyKey/route.js';
+import { keysWhoami } from './keys/whoami/route.js';
+import { permissionsCreatePermission } from './permissions/createPermission/route.js';
+import { permissionsCreateRole } from './permissions/createRole/route.js';
+import { permissionsDeletePermission } from './permissions/deletePermission/route.js';
+import { permissionsDeleteRole } from './permissions/deleteRole/route.js';
+import { permissionsGetPermission } from './permissions/getPermission/route.js';
+import { permissionsGetRole } from './permissions/getRole/route.js';
+import { permissionsListPermissions } from './permissions/listPermissions/route.js';
+import { permissionsListRoles } from './permissions/listRoles/route.js';
+import { permissionsSetRolePermissions } from './permissions/setRolePermissions/route.js';
 import { ratelimitLimit } from './ratelimit/limit/route.js';
 
 export const routes: readonly Route[] = [
   // apis
   apisCreateApi,
+  apisDeleteApi,
   apisGetApi,
+  apisListKeys,
   // identities
   identitiesCreateIdentity,
+  identitiesDeleteIdentity,
+  identitiesGetIdentity,
+  identitiesListIdentities,
+  identitiesUpdateIdentity,
   // keys
   keysCreateKey,
+  keysDeleteKey,
+  keysGetKey,
+  keysRerollKey,
+  keysUpdateCredits,
+  keysUpdateKey,
   keysVerifyKey,
+  keysWhoami,
+  // permissions
+  permissionsCreatePermission,
+  permissionsCreateRole,
+  permissionsDeletePermission,
+  permissionsDeleteRole,
+  permissionsGetPermission,
+  permissionsGetRole,
+  permissionsListPermissions,
+  permissionsListRoles,
+  permissionsSetRolePermissions,
   // ratelimit
   ratelimitLimit,
 ] as Route[];

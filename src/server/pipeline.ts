@@ -7,7 +7,8 @@ import { authenticate } from '../auth/root-key.js';
 import type { Route } from '../routes/define.js';
 import type { Services } from '../services.js';
 import type { Validator } from '../validation/validators.js';
-import { dataReply, errorReply, isFault, toApiError, type Reply } from './reply.js';
+import type { Page } from '../routes/pagination.js';
+import { dataReply, errorReply, isFault, pageReply, toApiError, type Reply } from './reply.js';
 import type { RequestInfo } from './request.js';
 
 export interface Procedure {
@@ -51,7 +52,7 @@ export async function runProcedure(procedure: Procedure, info: RequestInfo, body
     const principal = await authenticate(services.storage.rootKeys, info.authorization);
     const log = services.log.child({ requestId: info.requestId, route: route.name });
     const data = await route.handle({ input, principal, services, requestId: info.requestId, log });
-    return dataReply(info.requestId, data);
+    return route.list ? pageReply(info.requestId, data as Page<unknown>) : dataReply(info.requestId, data);
   } catch (err) {
     return failure(err, info, services, route.name);
   }

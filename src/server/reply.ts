@@ -4,6 +4,7 @@
  */
 import { ApiError, ServiceUnavailableError, isApiError } from '../errors/api-error.js';
 import { SERVICE_UNAVAILABLE_DETAIL, codeInfo, type ErrorCode } from '../errors/codes.js';
+import type { Page } from '../routes/pagination.js';
 
 export interface Reply {
   readonly status: number;
@@ -21,6 +22,12 @@ export function dataReply(requestId: string, data: unknown): Reply {
   const body = data === undefined
     ? JSON.stringify({ meta: { requestId } })
     : JSON.stringify({ meta: { requestId }, data });
+  return { status: 200, contentType: JSON_TYPE, body };
+}
+
+/** A list procedure's page: `data` is the array, `pagination` sits beside it at the top level. */
+export function pageReply(requestId: string, page: Page<unknown>): Reply {
+  const body = JSON.stringify({ meta: { requestId }, data: page.data, pagination: page.pagination });
   return { status: 200, contentType: JSON_TYPE, body };
 }
 

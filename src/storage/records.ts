@@ -92,3 +92,30 @@ export interface NamespaceRecord {
   readonly createdAt: number;
   readonly deletedAt?: number;
 }
+
+/** An end-user permission (Unkey's Permission): keys are checked against its `slug`. */
+export interface PermissionRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  /** Free text, not unique. */
+  readonly name: string;
+  /** Unique per workspace, case-insensitively (`Admin` and `admin` collide). */
+  readonly slug: string;
+  readonly description?: string;
+  readonly createdAt: number;
+}
+
+/** An end-user role: a named set of permissions. Keys reference roles by name. */
+export interface RoleRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  /** Unique per workspace, case-insensitively. */
+  readonly name: string;
+  readonly description?: string;
+  /**
+   * Ids (not slugs) of the role's permissions, so a permission is one record however it is
+   * referenced. Deleting a permission removes its id here.
+   */
+  readonly permissionIds: readonly string[];
+  readonly createdAt: number;
+}

@@ -7,7 +7,7 @@
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
 import type {
-  ApiRecord, CreditsRecord, IdentityRecord, KeyRecord, NamespaceRecord, RootKeyRecord,
+  ApiRecord, CreditsRecord, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
@@ -106,12 +106,73 @@ export interface NamespaceStore {
   getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord>;
 }
 
+/**
+ * End-user permissions (RBAC for the customer's own keys). Slugs are unique per workspace,
+ * case-insensitively: `Admin` and `admin` are the same permission. Keys reference permissions by
+ * slug (KeyRecord.permissions), roles by id (RoleRecord.permissionIds).
+ */
+export interface PermissionStore {
+  /** Rejects with DuplicateError('slug') if the workspace has a permission with this slug (any case). */
+  insert(record: PermissionRecord): Promise<void>;
+  get(id: string): Promise<PermissionRecord | null>;
+  /** The permission of the workspace with this slug, compared case-insensitively. */
+  findBySlug(workspaceId: string, slug: string): Promise<PermissionRecord | null>;
+  /** Looks a permission of the workspace up by id first, then by slug. */
+  find(workspaceId: string, idOrSlug: string): Promise<PermissionRecord | null>;
+  /**
+   * The permissions with these slugs, in the order given (case-insensitive duplicates collapse to
+   * the first), inserting `create(slug)` for each missing one, all in one atomic write: concurrent
+   * callers get one record per slug.
+   */
+  getOrCreateMany(workspaceId: string, slugs: readonly string[], create: (slug: string) => PermissionRecord): Promise<PermissionRecord[]>;
+  /** Permissions of a workspace in id order from `cursor` (inclusive); `search` matches id, name, slug or description, case-insensitively. */
+  list(workspaceId: string, options: ListOptions & { search?: string }): Promise<PermissionRecord[]>;
+  /**
+   * Hard delete, in one atomic write: the slug is free again, the permission leaves every role, and
+   * every key of the workspace loses it as a direct permission, so verification stops granting it
+   * at once. False if unknown.
+   */
+  delete(id: string): Promise<boolean>;
+}
+
+/** End-user roles. Names are unique per workspace, case-insensitively; keys reference roles by name. */
+export interface RoleStore {
+  /** Rejects with DuplicateError('name') if the workspace has a role with this name (any case). */
+  insert(record: RoleRecord): Promise<void>;
+  get(id: string): Promise<RoleRecord | null>;
+  /** The role of the workspace with this name, compared case-insensitively. */
+  findByName(workspaceId: string, name: string): Promise<RoleRecord | null>;
+  /** Looks a role of the workspace up by id first, then by name. */
+  find(workspaceId: string, idOrName: string): Promise<RoleRecord | null>;
+  /** Roles of a workspace in id order from `cursor` (inclusive); `search` matches id, name or description, case-insensitively. */
+  list(workspaceId: string, options: ListOptions & { search?: string }): Promise<RoleRecord[]>;
+  /**
+   * Replaces the role's permissions (ids, de-duplicated, order kept) atomically. Resolves the
+   * updated role, or null if the role is unknown.
+   */
+  setPermissions(roleId: string, permissionIds: readonly string[]): Promise<RoleRecord | null>;
+  /** The role's permissions that still exist, in the role's order. */
+  permissionsOf(role: RoleRecord): Promise<PermissionRecord[]>;
+  /**
+   * Slugs granted through these role names (unknown names and deleted permissions are skipped),
+   * de-duplicated: a key's role-derived permissions, resolved at read time.
+   */
+  slugsOfRoles(workspaceId: string, roleNames: readonly string[]): Promise<string[]>;
+  /**
+   * Hard delete, in one atomic write: the name is free again and every key of the workspace loses
+   * the role (and with it the role's permissions) at once. The permissions stay. False if unknown.
+   */
+  delete(id: string): Promise<boolean>;
+}
+
 export interface Storage {
   readonly rootKeys: RootKeyStore;
   readonly apis: ApiStore;
   readonly keys: KeyStore;
   readonly identities: IdentityStore;
   readonly namespaces: NamespaceStore;
+  readonly permissions: PermissionStore;
+  readonly roles: RoleStore;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

@@ -164,6 +164,28 @@ export function describeStorage(
         expect(await storage.apis.get(deleted.id)).toEqual(deleted);
         expect(await storage.apis.get('api_missing')).toBeNull();
       });
+
+      it('markDeleted sets deletedAt once; false for an unknown or already deleted API', async () => {
+        const api = apiRecord();
+        const bystander = apiRecord();
+        await storage.apis.insert(api);
+        await storage.apis.insert(bystander);
+        expect(await storage.apis.markDeleted(api.id, 5_000)).toBe(true);
+        expect(await storage.apis.get(api.id)).toEqual({ ...api, deletedAt: 5_000 });
+        expect(await storage.apis.markDeleted(api.id, 9_000)).toBe(false);
+        expect((await storage.apis.get(api.id))!.deletedAt).toBe(5_000);
+        expect(await storage.apis.markDeleted('api_missing', 5_000)).toBe(false);
+        expect(await storage.apis.get('api_missing')).toBeNull();
+        expect(await storage.apis.get(bystander.id)).toEqual(bystander);
+      });
+
+      it('concurrent markDeleted calls: exactly one wins', async () => {
+        const api = apiRecord();
+        await storage.apis.insert(api);
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => storage.apis.markDeleted(api.id, 1_000 + i)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect((await storage.apis.get(api.id))!.deletedAt).toBe(1_000 + results.indexOf(true));
+      });
     });
 
     describe('keys', () => {
@@ -265,6 +287,146 @@ export function describeStorage(
         // Denied only when the cost really did not fit at that moment: nothing left fits any denied cost.
         for (const [i, o] of outcomes.entries()) if (!o.passed) expect(o.remaining!).toBeLessThan(costs[i]!);
       });
+
+      it('update replaces the record; credits and hasCredits are left alone', async () => {
+        const key = keyRecord({ name: 'before', meta: { a: 1 }, hasCredits: true, identityId: 'id_1' });
+        await storage.keys.insert(key, { remaining: 7 });
+        const { identityId: _dropped, ...withoutIdentity } = key;
+        const updated: KeyRecord = { ...withoutIdentity, name: 'after', meta: { b: 2 }, enabled: false, permissions: ['x.y'], hasCredits: false, updatedAt: 2_000 };
+        await storage.keys.update(updated);
+        expect(await storage.keys.get(key.id)).toEqual({ ...updated, hasCredits: true });
+        expect(await storage.keys.findByHash(key.hash)).toEqual({ ...updated, hasCredits: true });
+        expect(await storage.keys.getCredits(key.id)).toEqual({ remaining: 7 });
+      });
+
+      it('update with a new hash moves the index: the old hash is no longer found', async () => {
+        const key = keyRecord();
+        await storage.keys.insert(key, null);
+        const rehashed = { ...key, hash: hash() };
+        await storage.keys.update(rehashed);
+        expect(await storage.keys.findByHash(key.hash)).toBeNull();
+        expect(await storage.keys.findByHash(rehashed.hash)).toEqual(rehashed);
+        expect(await storage.keys.get(key.id)).toEqual(rehashed);
+        // The old hash is free again.
+        const newcomer = keyRecord({ hash: key.hash });
+        await storage.keys.insert(newcomer, null);
+        expect(await storage.keys.findByHash(key.hash)).toEqual(newcomer);
+      });
+
+      it('update to a hash another key holds rejects with DuplicateError and changes nothing', async () => {
+        const a = keyRecord({ name: 'a' });
+        const b = keyRecord({ name: 'b' });
+        await storage.keys.insert(a, null);
+        await storage.keys.insert(b, null);
+        await expectDuplicate(storage.keys.update({ ...a, hash: b.hash, name: 'stolen' }), 'hash');
+        expect(await storage.keys.get(a.id)).toEqual(a);
+        expect(await storage.keys.findByHash(a.hash)).toEqual(a);
+        expect(await storage.keys.findByHash(b.hash)).toEqual(b);
+      });
+
+      it('delete removes the key, its hash, its credits and its listing; false for an unknown key', async () => {
+        const key = keyRecord({ apiId: 'api_del', hasCredits: true });
+        const kept = keyRecord({ apiId: 'api_del' });
+        await storage.keys.insert(key, { remaining: 3 });
+        await storage.keys.insert(kept, null);
+        expect(await storage.keys.delete(key.id)).toBe(true);
+        expect(await storage.keys.get(key.id)).toBeNull();
+        expect(await storage.keys.findByHash(key.hash)).toBeNull();
+        expect(await storage.keys.getCredits(key.id)).toBeNull();
+        expect(await storage.keys.listByApi('api_del', { limit: 10 })).toEqual([kept]);
+        expect(await storage.keys.delete(key.id)).toBe(false);
+        expect(await storage.keys.delete('key_missing')).toBe(false);
+        expect(await storage.keys.get(kept.id)).toEqual(kept);
+        // Its hash can be used again.
+        await storage.keys.insert(keyRecord({ hash: key.hash }), null);
+      });
+
+      it('listByApi returns the keys of one API in id order, up to limit', async () => {
+        const mine = [keyRecord({ id: 'key_c', apiId: 'api_x' }), keyRecord({ id: 'key_a', apiId: 'api_x' }), keyRecord({ id: 'key_b', apiId: 'api_x' })];
+        const theirs = [keyRecord({ id: 'key_0', apiId: 'api_y' }), keyRecord({ id: 'key_bb', apiId: 'api_x_y' }), keyRecord({ id: 'key_ab', apiId: 'api_' })];
+        for (const k of [...mine, ...theirs]) await storage.keys.insert(k, null);
+        expect((await storage.keys.listByApi('api_x', { limit: 10 })).map((k) => k.id)).toEqual(['key_a', 'key_b', 'key_c']);
+        expect(await storage.keys.listByApi('api_x', { limit: 10 })).toEqual([mine[1], mine[2], mine[0]]);
+        expect((await storage.keys.listByApi('api_x', { limit: 2 })).map((k) => k.id)).toEqual(['key_a', 'key_b']);
+        expect((await storage.keys.listByApi('api_x', { limit: 1 })).map((k) => k.id)).toEqual(['key_a']);
+        expect(await storage.keys.listByApi('api_missing', { limit: 10 })).toEqual([]);
+        expect((await storage.keys.listByApi('api_', { limit: 10 })).map((k) => k.id)).toEqual(['key_ab']);
+      });
+
+      it('listByApi: the cursor is an inclusive lower bound on the key id', async () => {
+        for (const id of ['key_a', 'key_b', 'key_c', 'key_d']) await storage.keys.insert(keyRecord({ id, apiId: 'api_cur' }), null);
+        const ids = async (cursor: string, limit = 10) => (await storage.keys.listByApi('api_cur', { cursor, limit })).map((k) => k.id);
+        expect(await ids('key_b')).toEqual(['key_b', 'key_c', 'key_d']);
+        expect(await ids('key_bb')).toEqual(['key_c', 'key_d']);
+        expect(await ids('key_b', 2)).toEqual(['key_b', 'key_c']);
+        expect(await ids('')).toEqual(['key_a', 'key_b', 'key_c', 'key_d']);
+        expect(await ids('key_e')).toEqual([]);
+        expect(await ids('a')).toEqual(['key_a', 'key_b', 'key_c', 'key_d']);
+      });
+
+      it('listByApi with identityId returns only that identity\'s keys, limit counting matches only', async () => {
+        const keys = [
+          keyRecord({ id: 'key_1', apiId: 'api_idn', identityId: 'id_a' }),
+          keyRecord({ id: 'key_2', apiId: 'api_idn' }),
+          keyRecord({ id: 'key_3', apiId: 'api_idn', identityId: 'id_b' }),
+          keyRecord({ id: 'key_4', apiId: 'api_idn', identityId: 'id_a' }),
+          keyRecord({ id: 'key_5', apiId: 'api_idn', identityId: 'id_a' }),
+          keyRecord({ id: 'key_6', apiId: 'api_other', identityId: 'id_a' }),
+        ];
+        for (const k of keys) await storage.keys.insert(k, null);
+        const ids = async (options: { cursor?: string; limit: number; identityId?: string }) => (await storage.keys.listByApi('api_idn', options)).map((k) => k.id);
+        expect(await ids({ limit: 10, identityId: 'id_a' })).toEqual(['key_1', 'key_4', 'key_5']);
+        expect(await ids({ limit: 2, identityId: 'id_a' })).toEqual(['key_1', 'key_4']);
+        expect(await ids({ limit: 10, identityId: 'id_a', cursor: 'key_2' })).toEqual(['key_4', 'key_5']);
+        expect(await ids({ limit: 10, identityId: 'id_b' })).toEqual(['key_3']);
+        expect(await ids({ limit: 10, identityId: 'id_none' })).toEqual([]);
+      });
+
+      it('setCredits sets or removes the counter and keeps hasCredits in step; false for an unknown key', async () => {
+        const key = keyRecord();
+        await storage.keys.insert(key, null);
+        const credits: CreditsRecord = { remaining: 10, refill: { interval: 'daily', amount: 10 } };
+        expect(await storage.keys.setCredits(key.id, credits)).toBe(true);
+        expect(await storage.keys.getCredits(key.id)).toEqual(credits);
+        expect((await storage.keys.get(key.id))!.hasCredits).toBe(true);
+        expect((await storage.keys.findByHash(key.hash))!.hasCredits).toBe(true);
+        expect(await storage.keys.spendCredits(key.id, 4)).toEqual({ passed: true, remaining: 6 });
+
+        expect(await storage.keys.setCredits(key.id, { remaining: 2 })).toBe(true);
+        expect(await storage.keys.getCredits(key.id)).toEqual({ remaining: 2 });
+
+        expect(await storage.keys.setCredits(key.id, null)).toBe(true);
+        expect(await storage.keys.getCredits(key.id)).toBeNull();
+        expect(await storage.keys.get(key.id)).toEqual({ ...key, hasCredits: false });
+        expect(await storage.keys.spendCredits(key.id, 100)).toEqual({ passed: true, remaining: null });
+
+        expect(await storage.keys.setCredits('key_missing', { remaining: 1 })).toBe(false);
+        expect(await storage.keys.getCredits('key_missing')).toBeNull();
+        expect(await storage.keys.get('key_missing')).toBeNull();
+      });
+
+      it('adjustCredits adds and takes, floors at 0, and is null for unlimited or unknown keys', async () => {
+        const key = keyRecord({ hasCredits: true });
+        const refill = { interval: 'monthly', amount: 50, refillDay: 1 } as const;
+        await storage.keys.insert(key, { remaining: 10, refill });
+        expect(await storage.keys.adjustCredits(key.id, 5)).toEqual({ remaining: 15, refill });
+        expect(await storage.keys.adjustCredits(key.id, -3)).toEqual({ remaining: 12, refill });
+        expect(await storage.keys.adjustCredits(key.id, -100)).toEqual({ remaining: 0, refill });
+        expect(await storage.keys.getCredits(key.id)).toEqual({ remaining: 0, refill });
+
+        const unlimited = keyRecord();
+        await storage.keys.insert(unlimited, null);
+        expect(await storage.keys.adjustCredits(unlimited.id, 5)).toBeNull();
+        expect(await storage.keys.getCredits(unlimited.id)).toBeNull();
+        expect(await storage.keys.adjustCredits('key_missing', 5)).toBeNull();
+      });
+
+      it('concurrent adjustCredits calls all apply', async () => {
+        const key = keyRecord({ hasCredits: true });
+        await storage.keys.insert(key, { remaining: 100 });
+        await Promise.all(Array.from({ length: 50 }, (_, i) => storage.keys.adjustCredits(key.id, i % 2 === 0 ? 3 : -1)));
+        expect((await storage.keys.getCredits(key.id))!.remaining).toBe(100 + 25 * 3 - 25);
+      });
     });
 
     describe('identities', () => {
@@ -330,6 +492,70 @@ export function describeStorage(
         expect(candidates.map((c) => c.id)).toContain(winner.id);
         expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'racer')).toEqual(winner);
         for (const loser of candidates.filter((c) => c.id !== winner.id)) expect(await storage.identities.get(loser.id)).toBeNull();
+      });
+
+      it('update replaces the record (same id and externalId)', async () => {
+        const identity = identityRecord({ externalId: 'changing', meta: { a: 1 }, ratelimits: [{ id: 'rl_1', name: 'requests', limit: 1, duration: 1000, autoApply: true }] });
+        await storage.identities.insert(identity);
+        const { meta: _meta, ...withoutMeta } = identity;
+        const updated: IdentityRecord = { ...withoutMeta, ratelimits: [{ id: 'rl_2', name: 'tokens', limit: 9, duration: 2000, autoApply: false }], updatedAt: 3_000 };
+        await storage.identities.update(updated);
+        expect(await storage.identities.get(identity.id)).toEqual(updated);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'changing')).toEqual(updated);
+      });
+
+      it('delete removes the identity and frees its externalId; false for an unknown one', async () => {
+        const identity = identityRecord({ externalId: 'leaving' });
+        const bystander = identityRecord({ externalId: 'staying' });
+        await storage.identities.insert(identity);
+        await storage.identities.insert(bystander);
+        expect(await storage.identities.delete(identity.id)).toBe(true);
+        expect(await storage.identities.get(identity.id)).toBeNull();
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'leaving')).toBeNull();
+        expect(await storage.identities.delete(identity.id)).toBe(false);
+        expect(await storage.identities.delete('id_missing')).toBe(false);
+        expect(await storage.identities.get(bystander.id)).toEqual(bystander);
+
+        // The externalId is reusable at once, by insert and by getOrCreate.
+        const successor = identityRecord({ externalId: 'leaving' });
+        await storage.identities.insert(successor);
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'leaving')).toEqual(successor);
+        expect(await storage.identities.delete(successor.id)).toBe(true);
+        const third = identityRecord({ externalId: 'leaving' });
+        expect(await storage.identities.getOrCreate(WORKSPACE_ID, 'leaving', () => third)).toEqual(third);
+      });
+
+      it('list returns a workspace\'s identities in id order, up to limit, from an inclusive cursor', async () => {
+        for (const [idValue, externalId] of [['id_c', 'carol'], ['id_a', 'alice'], ['id_d', 'dave'], ['id_b', 'bob']]) {
+          await storage.identities.insert(identityRecord({ id: idValue, externalId }));
+        }
+        await storage.identities.insert(identityRecord({ id: 'id_bb', externalId: 'elsewhere', workspaceId: OTHER_WORKSPACE }));
+        const ids = async (options: { cursor?: string; limit: number; search?: string }, ws = WORKSPACE_ID) => (await storage.identities.list(ws, options)).map((i) => i.id);
+        expect(await ids({ limit: 10 })).toEqual(['id_a', 'id_b', 'id_c', 'id_d']);
+        expect(await ids({ limit: 2 })).toEqual(['id_a', 'id_b']);
+        expect(await ids({ limit: 10, cursor: 'id_b' })).toEqual(['id_b', 'id_c', 'id_d']);
+        expect(await ids({ limit: 10, cursor: 'id_bb' })).toEqual(['id_c', 'id_d']);
+        expect(await ids({ limit: 1, cursor: 'id_c' })).toEqual(['id_c']);
+        expect(await ids({ limit: 10, cursor: 'id_e' })).toEqual([]);
+        expect(await ids({ limit: 10 }, OTHER_WORKSPACE)).toEqual(['id_bb']);
+        expect(await ids({ limit: 10 }, 'ws_empty')).toEqual([]);
+        expect((await storage.identities.list(WORKSPACE_ID, { limit: 1 }))[0]!.externalId).toBe('alice');
+      });
+
+      it('list search matches the id or the externalId, case-insensitively, within the workspace', async () => {
+        await storage.identities.insert(identityRecord({ id: 'id_Org1', externalId: 'Acme-Corp' }));
+        await storage.identities.insert(identityRecord({ id: 'id_Org2', externalId: 'globex' }));
+        await storage.identities.insert(identityRecord({ id: 'id_Usr3', externalId: 'acme.user' }));
+        await storage.identities.insert(identityRecord({ id: 'id_Org4', externalId: 'acme-other', workspaceId: OTHER_WORKSPACE }));
+        const ids = async (search: string, options: { cursor?: string; limit?: number } = {}) =>
+          (await storage.identities.list(WORKSPACE_ID, { limit: options.limit ?? 10, search, ...(options.cursor ? { cursor: options.cursor } : {}) })).map((i) => i.id);
+        expect(await ids('acme')).toEqual(['id_Org1', 'id_Usr3']);
+        expect(await ids('ACME-')).toEqual(['id_Org1']);
+        expect(await ids('org')).toEqual(['id_Org1', 'id_Org2']);
+        expect(await ids('ID_USR')).toEqual(['id_Usr3']);
+        expect(await ids('nothing')).toEqual([]);
+        expect(await ids('acme', { limit: 1 })).toEqual(['id_Org1']);
+        expect(await ids('acme', { cursor: 'id_Org2' })).toEqual(['id_Usr3']);
       });
     });
 
@@ -432,6 +658,42 @@ export function describeStorage(
         await expectDuplicate(storage.keys.insert(keyRecord({ hash: key.hash }), null), 'hash');
         await expectDuplicate(storage.identities.insert(identityRecord({ externalId: 'durable' })), 'externalId');
         expect(await storage.namespaces.getOrCreate(WORKSPACE_ID, 'durable-ns', () => namespaceRecord({ name: 'durable-ns' }))).toEqual(ns);
+      });
+
+      it('updates and deletes made before a close are there after reopening', async () => {
+        const api = apiRecord();
+        const gone = keyRecord({ apiId: api.id, hasCredits: true });
+        const changed = keyRecord({ apiId: api.id });
+        const identity = identityRecord({ externalId: 'deleted-before-close' });
+        const edited = identityRecord({ externalId: 'edited-before-close' });
+        await storage.apis.insert(api);
+        await storage.keys.insert(gone, { remaining: 5 });
+        await storage.keys.insert(changed, null);
+        await storage.identities.insert(identity);
+        await storage.identities.insert(edited);
+
+        await storage.apis.markDeleted(api.id, 6_000);
+        await storage.keys.delete(gone.id);
+        const rehashed = { ...changed, hash: hash(), name: 'renamed' };
+        await storage.keys.update(rehashed);
+        await storage.keys.setCredits(changed.id, { remaining: 8 });
+        await storage.keys.adjustCredits(changed.id, -3);
+        await storage.identities.delete(identity.id);
+        await storage.identities.update({ ...edited, meta: { v: 2 } });
+
+        await storage.close();
+        storage = await reopen();
+
+        expect((await storage.apis.get(api.id))!.deletedAt).toBe(6_000);
+        expect(await storage.keys.get(gone.id)).toBeNull();
+        expect(await storage.keys.findByHash(gone.hash)).toBeNull();
+        expect(await storage.keys.findByHash(changed.hash)).toBeNull();
+        expect(await storage.keys.findByHash(rehashed.hash)).toEqual({ ...rehashed, hasCredits: true });
+        expect(await storage.keys.getCredits(changed.id)).toEqual({ remaining: 5 });
+        expect((await storage.keys.listByApi(api.id, { limit: 10 })).map((k) => k.id)).toEqual([changed.id]);
+        expect(await storage.identities.get(identity.id)).toBeNull();
+        expect(await storage.identities.findByExternalId(WORKSPACE_ID, 'deleted-before-close')).toBeNull();
+        expect((await storage.identities.get(edited.id))!.meta).toEqual({ v: 2 });
       });
     }
   });

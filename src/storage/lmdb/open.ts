@@ -12,6 +12,8 @@ import { LmdbApiStore } from './apis.js';
 import { LmdbKeyStore } from './keys.js';
 import { LmdbIdentityStore } from './identities.js';
 import { LmdbNamespaceStore } from './namespaces.js';
+import { LmdbPermissionStore } from './permissions.js';
+import { LmdbRoleStore } from './roles.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
 export interface LmdbTables {
@@ -28,6 +30,12 @@ export interface LmdbTables {
   readonly identityByExternalId: Database<string, string>;
   readonly namespaces: Database;
   readonly namespaceByName: Database<string, string>;
+  readonly permissions: Database;
+  /** `<workspaceId>\0<lower-cased slug>` → permission id. */
+  readonly permissionBySlug: Database<string, string>;
+  readonly roles: Database;
+  /** `<workspaceId>\0<lower-cased name>` → role id. */
+  readonly roleByName: Database<string, string>;
 }
 
 export function openLmdbStorage(dataDir: string): Storage {
@@ -48,6 +56,10 @@ export function openLmdbStorage(dataDir: string): Storage {
     identityByExternalId: index('identity_by_external_id'),
     namespaces: db('namespaces'),
     namespaceByName: index('namespace_by_name'),
+    permissions: db('permissions'),
+    permissionBySlug: index('permission_by_slug'),
+    roles: db('roles'),
+    roleByName: index('role_by_name'),
   };
   let closed = false;
   return {
@@ -56,6 +68,8 @@ export function openLmdbStorage(dataDir: string): Storage {
     keys: new LmdbKeyStore(t),
     identities: new LmdbIdentityStore(t),
     namespaces: new LmdbNamespaceStore(t),
+    permissions: new LmdbPermissionStore(t),
+    roles: new LmdbRoleStore(t),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

@@ -6,6 +6,7 @@ import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
+import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
 import { creditsFromRequest } from './credits.js';
 
@@ -29,10 +30,15 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
       throw new ApiError('err:unkey:application:precondition_failed', 'This API does not support key encryption: keygate never stores plaintext keys, so keys cannot be recoverable.');
     }
     const credits: CreditsRecord | null = creditsFromRequest(input.credits);
-    if (input.roles && input.roles.length > 0) {
-      // Roles are created with permissions.createRole; none can be referenced before they exist.
-      throw new ApiError('err:unkey:data:role_not_found', `Role '${input.roles[0]}' was not found.`);
+    // Every role must exist (by name, case-insensitively) before anything is written.
+    const roleNames: string[] = [];
+    for (const name of input.roles ?? []) {
+      const role = await storage.roles.findByName(principal.workspaceId, name);
+      if (!role) throw new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
+      if (!roleNames.includes(role.name)) roleNames.push(role.name);
     }
+    // Unknown permission slugs are created (name = slug) without a create_permission check.
+    const permissions = await resolveSlugs(services, principal, input.permissions ?? [], false);
     const now = services.now();
     const identity = input.externalId === undefined ? null
       : await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
@@ -54,8 +60,8 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
         enabled: input.enabled,
         hasCredits: credits !== null,
         ratelimits: toRatelimitConfigs(input.ratelimits),
-        permissions: [...new Set(input.permissions ?? [])],
-        roles: [],
+        permissions: permissions.map((p) => p.slug),
+        roles: roleNames,
         createdAt: now,
       };
       try {

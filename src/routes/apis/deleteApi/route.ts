@@ -1,0 +1,30 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+
+interface Input { apiId: string }
+
+const NOT_FOUND = 'The requested API does not exist or has been deleted.';
+
+/**
+ * Soft delete: the API's keys stay stored but stop verifying (verifyKey, like every key lookup,
+ * requires a live API). Not idempotent: a second delete is a 404, as in Unkey.
+ */
+export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
+  name: 'apis.deleteApi',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['apiId'],
+    properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+  },
+  async handle({ input, principal, services }) {
+    // Checked before the lookup, so a 403 says nothing about whether the API exists.
+    requireAny(principal, ['api.*.delete_api', `api.${input.apiId}.delete_api`]);
+    const api = await services.storage.apis.get(input.apiId);
+    if (!api || api.workspaceId !== principal.workspaceId) throw new ApiError('err:unkey:data:api_not_found', NOT_FOUND);
+    // markDeleted is false when the API is already deleted (also when a concurrent call won).
+    if (!(await services.storage.apis.markDeleted(api.id, services.now()))) throw new ApiError('err:unkey:data:api_not_found', NOT_FOUND);
+    return {};
+  },
+});

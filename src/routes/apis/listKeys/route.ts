@@ -1,0 +1,98 @@
+import { hasAny, requireAny, type Principal } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
+import type { IdentityRecord } from '../../../storage/records.js';
+import { defineListRoute } from '../../define.js';
+import { toPage } from '../../pagination.js';
+
+interface Input {
+  apiId: string;
+  limit: number;
+  cursor?: string;
+  externalId?: string;
+  decrypt: boolean;
+  revalidateKeysCache: boolean;
+}
+
+/** No API id or externalId is longer; longer values are not looked up (they name nothing). */
+const MAX_NAME = 255;
+
+/** Every group needs one of its tuples; the 403 names all the groups that have none. */
+function requireAll(principal: Principal, groups: readonly (readonly string[])[]): void {
+  const missing = groups.filter((anyOf) => !hasAny(principal, anyOf));
+  if (missing.length === 0) return;
+  if (missing.length === 1) requireAny(principal, missing[0]!);
+  const detail = missing.map((anyOf) => anyOf.map((p) => `'${p}'`).join(' or ')).join(', and one of ');
+  throw new ApiError('err:keygate:authorization:forbidden', `Missing one of ${detail}.`);
+}
+
+export const apisListKeys = defineListRoute<Input, KeyResponse>({
+  name: 'apis.listKeys',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['apiId'],
+    properties: {
+      // Unkey accepts any non-empty string here (ids longer than 255 cannot exist: 404).
+      apiId: { type: 'string', minLength: 1 },
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+      // A plain key id, inclusive lower bound. Bounded (as Unkey bounds listPermissions' cursor)
+      // so it always fits a storage key.
+      cursor: { type: 'string', maxLength: 1024 },
+      externalId: { type: 'string', minLength: 1 },
+      decrypt: { type: 'boolean', default: false },
+      // Accepted and ignored, as in Unkey: keygate has no verification cache to revalidate.
+      revalidateKeysCache: { type: 'boolean', default: false },
+    },
+  },
+  async handle({ input, principal, services }) {
+    const { apiId } = input;
+    // keygate's rule: permissions before the lookup (Unkey masks a failed read check as a 404).
+    requireAll(principal, [
+      ['api.*.read_key', `api.${apiId}.read_key`],
+      ['api.*.read_api', `api.${apiId}.read_api`],
+    ]);
+    if (input.decrypt) requireAny(principal, ['api.*.decrypt_key', `api.${apiId}.decrypt_key`]);
+
+    const { storage } = services;
+    const api = apiId.length > MAX_NAME ? null : await storage.apis.get(apiId);
+    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
+      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
+    }
+
+    let identityId: string | undefined;
+    if (input.externalId !== undefined) {
+      const identity = input.externalId.length > MAX_NAME ? null
+        : await storage.identities.findByExternalId(principal.workspaceId, input.externalId);
+      if (!identity) return { data: [], pagination: { hasMore: false } };
+      identityId = identity.id;
+    }
+
+    const records = await storage.keys.listByApi(api.id, {
+      limit: input.limit + 1,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(identityId !== undefined ? { identityId } : {}),
+    });
+    const shown = records.slice(0, input.limit);
+    // Several keys often share an identity: each is read once per page.
+    const identities = new Map<string, IdentityRecord | null>();
+    for (const key of shown) {
+      if (key.identityId === undefined || identities.has(key.identityId)) continue;
+      const identity = await storage.identities.get(key.identityId);
+      identities.set(key.identityId, identity && identity.workspaceId === principal.workspaceId ? identity : null);
+    }
+    const credits = new Map(await Promise.all(shown.filter((k) => k.hasCredits)
+      .map(async (k) => [k.id, await storage.keys.getCredits(k.id)] as const)));
+    // `permissions` reports the effective set: direct slugs and those of the key's roles.
+    const rolePermissions = new Map(await Promise.all(shown.filter((k) => k.roles.length > 0)
+      .map(async (k) => [k.id, await storage.roles.slugsOfRoles(k.workspaceId, k.roles)] as const)));
+    // decrypt: keygate never stores a key in a recoverable form, so there is no plaintext to add.
+    return toPage(records, input.limit, (key) => keyResponse(
+      key,
+      key.identityId === undefined ? null : identities.get(key.identityId) ?? null,
+      credits.get(key.id) ?? null,
+      {},
+      rolePermissions.get(key.id) ?? [],
+    ));
+  },
+});

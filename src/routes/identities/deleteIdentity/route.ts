@@ -1,0 +1,29 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
+
+interface Input { identity: string }
+
+/**
+ * Deletes the identity: its externalId is free again at once (a later create gets a new id) and
+ * keys linked to it behave as if they had none. Like Unkey, the success body has no `data`.
+ */
+export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
+  name: 'identities.deleteIdentity',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['identity'],
+    properties: { identity: IDENTITY_PARAM },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['identity.*.delete_identity']);
+    const identity = await findIdentity(services, principal.workspaceId, input.identity);
+    // False when a concurrent delete won: that caller got the 200, this one the 404.
+    if (!(await services.storage.identities.delete(identity.id))) {
+      throw new ApiError('err:unkey:data:identity_not_found', 'This identity does not exist.');
+    }
+    return undefined;
+  },
+});

@@ -1,0 +1,22 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
+import { defineRoute } from '../../define.js';
+import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
+
+interface Input { identity: string }
+
+export const identitiesGetIdentity = defineRoute<Input, IdentityResponse>({
+  name: 'identities.getIdentity',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['identity'],
+    properties: { identity: IDENTITY_PARAM },
+  },
+  async handle({ input, principal, services }) {
+    // As in Unkey, the lookup comes first (404 before 403): the permission may name the identity id.
+    const identity = await findIdentity(services, principal.workspaceId, input.identity);
+    requireAny(principal, ['identity.*.read_identity', `identity.${identity.id}.read_identity`]);
+    return identityResponse(identity);
+  },
+});

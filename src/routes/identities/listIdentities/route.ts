@@ -1,0 +1,39 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
+import { defineListRoute } from '../../define.js';
+import { toPage } from '../../pagination.js';
+
+interface Input {
+  limit: number;
+  cursor?: string;
+  search?: string;
+}
+
+export const identitiesListIdentities = defineListRoute<Input, IdentityResponse>({
+  name: 'identities.listIdentities',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+      // A plain identity id, inclusive lower bound. Bounded (as Unkey bounds listPermissions'
+      // cursor) so it always fits a storage key.
+      cursor: { type: 'string', maxLength: 1024 },
+      search: { type: 'string', maxLength: 256 },
+    },
+  },
+  async handle({ input, principal, services }) {
+    const search = input.search?.trim();
+    const records = await services.storage.identities.list(principal.workspaceId, {
+      limit: input.limit + 1,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(search ? { search } : {}),
+    });
+    // As in Unkey, authorization is per returned identity: one the root key may not read fails
+    // the whole request, and an empty page needs no permission.
+    for (const identity of records.slice(0, input.limit)) {
+      requireAny(principal, ['identity.*.read_identity', `identity.${identity.id}.read_identity`]);
+    }
+    return toPage(records, input.limit, identityResponse);
+  },
+});

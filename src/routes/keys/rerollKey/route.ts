@@ -1,0 +1,87 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { generateKey } from '../../../keys/format.js';
+import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
+import { DuplicateError } from '../../../storage/types.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { TIMESTAMP_MS } from '../../schemas.js';
+import { findLiveKey, KEY_ID } from '../getKey/live-key.js';
+
+interface Input { keyId: string; expiration: number }
+
+/** Collisions of 16 random bytes do not happen; the retry only guards the unique index. */
+const MAX_ATTEMPTS = 3;
+const MINUTE_MS = 60_000;
+/** Unkey uses the keyspace's default length, and keygate keyspaces have none: 16 bytes. */
+const BYTE_LENGTH = 16;
+
+/** Unkey keeps the text before the first `_` of `start`, so `my_app_…` keys reroll as `my_…`. */
+function prefixOf(start: string): string | undefined {
+  const cut = start.indexOf('_');
+  return cut > 0 ? start.slice(0, cut) : undefined;
+}
+
+/** When the old key stops verifying: `expiration` ms from now, rounded up to a whole minute. */
+function oldKeyExpiry(now: number, expiration: number): number {
+  // Verification expires a key only strictly after `expires` (Unkey's rule); one millisecond back
+  // makes "expire immediately" hold even for a verification within the same millisecond.
+  if (expiration === 0) return now - 1;
+  return Math.ceil((now + expiration) / MINUTE_MS) * MINUTE_MS;
+}
+
+export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
+  name: 'keys.rerollKey',
+  // Unkey tolerates unknown top-level properties on this procedure.
+  requestSchema: {
+    type: 'object',
+    required: ['keyId', 'expiration'],
+    properties: { keyId: KEY_ID, expiration: TIMESTAMP_MS },
+  },
+  async handle({ input, principal, services }) {
+    const { storage } = services;
+    // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
+    const old = await findLiveKey(services, principal, input.keyId, 'The specified key was not found.');
+    requireAny(principal, ['api.*.create_key', `api.${old.apiId}.create_key`]);
+    const current = old.hasCredits ? await storage.keys.getCredits(old.id) : null;
+    // The balance and the refill settings carry over; the refill history does not.
+    const credits: CreditsRecord | null = current ? { remaining: current.remaining, ...(current.refill ? { refill: current.refill } : {}) } : null;
+    const now = services.now();
+
+    let created: { keyId: string; key: string } | undefined;
+    for (let attempt = 1; !created; attempt++) {
+      const generated = generateKey(prefixOf(old.start), BYTE_LENGTH);
+      // The new key is the old one under a new secret: same settings, and the old key's expiry.
+      const record: KeyRecord = {
+        id: newId('key'),
+        workspaceId: old.workspaceId,
+        apiId: old.apiId,
+        keyspaceId: old.keyspaceId,
+        hash: generated.hash,
+        start: generated.start,
+        ...(old.name !== undefined ? { name: old.name } : {}),
+        ...(old.meta !== undefined ? { meta: old.meta } : {}),
+        ...(old.identityId !== undefined ? { identityId: old.identityId } : {}),
+        ...(old.expires !== undefined ? { expires: old.expires } : {}),
+        enabled: old.enabled,
+        hasCredits: credits !== null,
+        // New ids, so the new key's limits count apart from the old key's.
+        ratelimits: old.ratelimits.map((r) => ({ ...r, id: newId('rl') })),
+        permissions: [...old.permissions],
+        roles: [...old.roles],
+        createdAt: now,
+      };
+      try {
+        await storage.keys.insert(record, credits);
+        created = { keyId: record.id, key: generated.plaintext };
+      } catch (err) {
+        if (!(err instanceof DuplicateError) || attempt >= MAX_ATTEMPTS) throw err;
+      }
+    }
+
+    // Re-read, so a change made to the old key meanwhile is not overwritten; it is not deleted:
+    // it keeps working until its new expiry, which gives clients time to switch.
+    const latest = await storage.keys.get(old.id);
+    if (latest) await storage.keys.update({ ...latest, expires: oldKeyExpiry(now, input.expiration), updatedAt: now });
+    return created;
+  },
+});

@@ -1,0 +1,61 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { creditsResponse, type CreditsResponse } from '../../../keys/describe.js';
+import type { CreditsRecord } from '../../../storage/records.js';
+import { defineRoute } from '../../define.js';
+import { MAX_SAFE } from '../../schemas.js';
+import { findLiveKey } from '../getKey/live-key.js';
+
+interface Input {
+  keyId: string;
+  operation: 'set' | 'increment' | 'decrement';
+  value?: number | null;
+}
+
+/** Unkey's KeyCreditsData as this procedure answers it: `remaining` always present, null when unlimited. */
+type Output = Omit<CreditsResponse, 'remaining'> & { remaining: number | null };
+
+const invalid = (detail: string) => new ApiError('err:unkey:application:invalid_input', detail);
+
+export const keysUpdateCredits = defineRoute<Input, Output>({
+  name: 'keys.updateCredits',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['keyId', 'operation'],
+    properties: {
+      // Unkey constrains this keyId less than the other key procedures do: ≥ 3 characters only.
+      keyId: { type: 'string', minLength: 3 },
+      operation: { type: 'string', enum: ['set', 'increment', 'decrement'] },
+      value: { type: ['integer', 'null'], minimum: 0, maximum: MAX_SAFE },
+    },
+  },
+  async handle({ input, principal, services }) {
+    const { storage } = services;
+    // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
+    const key = await findLiveKey(services, principal, input.keyId);
+    requireAny(principal, ['api.*.update_key', `api.${key.apiId}.update_key`]);
+    const { operation, value } = input;
+
+    if (operation === 'set') {
+      if (value === undefined || value === null) {
+        // Unlimited. Unkey keeps the refill settings when `value` is omitted (only an explicit
+        // null clears them), but keygate keeps a refill inside the credits counter, which an
+        // unlimited key does not have; getKey shows no credits either way, as with Unkey.
+        await storage.keys.setCredits(key.id, null);
+        return { remaining: null };
+      }
+      const current = key.hasCredits ? await storage.keys.getCredits(key.id) : null;
+      const next: CreditsRecord = { ...current, remaining: value };
+      await storage.keys.setCredits(key.id, next);
+      return creditsResponse(next);
+    }
+
+    // These rules come after the lookup and the permission check, in Unkey's order.
+    if (value === undefined || value === null) throw invalid('When specifying an increment or decrement operation, a value must be provided.');
+    // One atomic step, so concurrent verifications are never lost; decrement stops at 0.
+    const next = await storage.keys.adjustCredits(key.id, operation === 'increment' ? value : -value);
+    if (!next) throw invalid('You cannot increment or decrement a key with unlimited credits.');
+    return creditsResponse(next);
+  },
+});

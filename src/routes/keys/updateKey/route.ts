@@ -1,0 +1,79 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import type { Services } from '../../../services.js';
+import type { KeyRecord, RatelimitConfig } from '../../../storage/records.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { toRatelimitConfigs } from '../../ratelimits.js';
+import type { RatelimitRequest } from '../../schemas.js';
+import { resolveSlugs } from '../../permissions/shared.js';
+import { findLiveKey } from '../getKey/live-key.js';
+import { nextCredits } from './credits.js';
+import { updateKeySchema, type UpdateKeyInput } from './schema.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Omitted keeps the field, null clears it, a value sets it. */
+function apply<F extends 'name' | 'meta' | 'expires'>(record: Mutable<KeyRecord>, field: F, requested: KeyRecord[F] | null | undefined): void {
+  if (requested === undefined) return;
+  if (requested === null) delete record[field];
+  else record[field] = requested;
+}
+
+/** Full replacement; a limit whose name survives keeps its `rl_` id (Unkey's behaviour). */
+function replaceRatelimits(current: readonly RatelimitConfig[], requested: readonly RatelimitRequest[]): RatelimitConfig[] {
+  const idByName = new Map(current.map((r) => [r.name, r.id]));
+  return toRatelimitConfigs(requested).map((r) => ({ ...r, id: idByName.get(r.name) ?? r.id }));
+}
+
+async function roleNames(services: Services, workspaceId: string, requested: readonly string[]): Promise<string[]> {
+  const names: string[] = [];
+  for (const name of requested) {
+    const role = await services.storage.roles.findByName(workspaceId, name);
+    if (!role) throw new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
+    if (!names.includes(role.name)) names.push(role.name);
+  }
+  return names;
+}
+
+export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
+  name: 'keys.updateKey',
+  requestSchema: updateKeySchema,
+  async handle({ input, principal, services }) {
+    const { storage } = services;
+    // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
+    const key = await findLiveKey(services, principal, input.keyId);
+    requireAny(principal, ['api.*.update_key', `api.${key.apiId}.update_key`]);
+
+    // Every rule is checked before anything is written, so a refused update changes nothing.
+    const credits = input.credits === undefined ? undefined
+      : nextCredits(input.credits, key.hasCredits ? await storage.keys.getCredits(key.id) : null);
+    // Every role must exist (by name, case-insensitively); the key stores each role's own name.
+    const roles = input.roles === undefined ? undefined : await roleNames(services, principal.workspaceId, input.roles);
+
+    const now = services.now();
+    const next: Mutable<KeyRecord> = { ...key, updatedAt: now };
+    apply(next, 'name', input.name);
+    apply(next, 'meta', input.meta && Object.keys(input.meta).length === 0 ? null : input.meta);
+    apply(next, 'expires', input.expires);
+    if (input.externalId === null) delete next.identityId;
+    else if (input.externalId !== undefined) {
+      const externalId = input.externalId;
+      // Linking to an unknown externalId creates the identity, as createKey does.
+      next.identityId = (await storage.identities.getOrCreate(principal.workspaceId, externalId, () => ({
+        id: newId('id'), workspaceId: principal.workspaceId, externalId, ratelimits: [], createdAt: now,
+      }))).id;
+    }
+    if (input.enabled !== undefined) next.enabled = input.enabled;
+    if (input.ratelimits !== undefined) next.ratelimits = replaceRatelimits(key.ratelimits, input.ratelimits);
+    if (roles !== undefined) next.roles = roles;
+    if (input.permissions !== undefined) {
+      // Unknown slugs are created, without a create_permission check (Unkey's updateKey).
+      next.permissions = (await resolveSlugs(services, principal, input.permissions, false)).map((p) => p.slug);
+    }
+
+    await storage.keys.update(next);
+    if (credits !== undefined) await storage.keys.setCredits(key.id, credits);
+    return {};
+  },
+});

@@ -1,0 +1,39 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { DuplicateError } from '../../../storage/types.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { PERMISSION_SLUG } from '../../schemas.js';
+import { DESCRIPTION } from '../shared.js';
+
+interface Input { name: string; slug: string; description?: string }
+
+export const permissionsCreatePermission = defineRoute<Input, { permissionId: string }>({
+  name: 'permissions.createPermission',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'slug'],
+    properties: { name: { type: 'string', minLength: 1, maxLength: 512 }, slug: PERMISSION_SLUG, description: DESCRIPTION },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.create_permission']);
+    const permissionId = newId('perm');
+    try {
+      await services.storage.permissions.insert({
+        id: permissionId,
+        workspaceId: principal.workspaceId,
+        name: input.name,
+        slug: input.slug,
+        ...(input.description ? { description: input.description } : {}),
+        createdAt: services.now(),
+      });
+    } catch (err) {
+      if (err instanceof DuplicateError) {
+        throw new ApiError('err:unkey:data:permission_already_exists', `A permission with slug '${input.slug}' already exists in this workspace`);
+      }
+      throw err;
+    }
+    return { permissionId };
+  },
+});

@@ -1,0 +1,26 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { PERMISSION_SLUG } from '../../schemas.js';
+
+interface Input { permission: string }
+
+export const permissionsDeletePermission = defineRoute<Input, Record<string, never>>({
+  name: 'permissions.deletePermission',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['permission'],
+    properties: { permission: PERMISSION_SLUG },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.delete_permission']);
+    const { permissions } = services.storage;
+    const permission = await permissions.find(principal.workspaceId, input.permission);
+    // Hard delete: the permission leaves every role and every key at once.
+    if (!permission || !(await permissions.delete(permission.id))) {
+      throw new ApiError('err:unkey:data:permission_not_found', 'The requested permission does not exist.');
+    }
+    return {};
+  },
+});

@@ -1,0 +1,26 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { ROLE_NAME } from '../shared.js';
+
+interface Input { role: string }
+
+export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
+  name: 'permissions.deleteRole',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['role'],
+    properties: { role: ROLE_NAME },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.delete_role']);
+    const { roles } = services.storage;
+    const role = await roles.find(principal.workspaceId, input.role);
+    // Hard delete: keys lose the role at once; its permissions stay.
+    if (!role || !(await roles.delete(role.id))) {
+      throw new ApiError('err:unkey:data:role_not_found', 'The requested role does not exist.');
+    }
+    return {};
+  },
+});

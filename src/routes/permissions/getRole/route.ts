@@ -1,0 +1,22 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { roleResponse, ROLE_NAME, type RoleResponse } from '../shared.js';
+
+interface Input { role: string }
+
+export const permissionsGetRole = defineRoute<Input, RoleResponse>({
+  name: 'permissions.getRole',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['role'],
+    properties: { role: ROLE_NAME },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.read_role']);
+    const role = await services.storage.roles.find(principal.workspaceId, input.role);
+    if (!role) throw new ApiError('err:unkey:data:role_not_found', 'The requested role does not exist.');
+    return roleResponse(services, role);
+  },
+});

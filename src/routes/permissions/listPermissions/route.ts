@@ -1,0 +1,24 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { defineListRoute } from '../../define.js';
+import { toPage } from '../../pagination.js';
+import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, permissionResponse, type PermissionResponse } from '../shared.js';
+
+interface Input { limit: number; cursor?: string; search?: string }
+
+export const permissionsListPermissions = defineListRoute<Input, PermissionResponse>({
+  name: 'permissions.listPermissions',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: LIST_SEARCH },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.read_permission']);
+    const records = await services.storage.permissions.list(principal.workspaceId, {
+      limit: input.limit + 1,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(input.search ? { search: input.search } : {}),
+    });
+    return toPage(records, input.limit, permissionResponse);
+  },
+});

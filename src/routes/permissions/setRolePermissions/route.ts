@@ -1,0 +1,34 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { PERMISSION_SLUG } from '../../schemas.js';
+import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
+
+interface Input { roleId: string; permissions: string[] }
+
+const notFound = (): ApiError => new ApiError('err:unkey:data:role_not_found', 'The requested role does not exist.');
+
+export const permissionsSetRolePermissions = defineRoute<Input, PermissionResponse[]>({
+  name: 'permissions.setRolePermissions',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['roleId', 'permissions'],
+    properties: {
+      roleId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_-]+$' },
+      permissions: { type: 'array', items: PERMISSION_SLUG },
+    },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['rbac.*.add_permission_to_role']);
+    requireAny(principal, ['rbac.*.remove_permission_from_role']);
+    const { roles } = services.storage;
+    // Only the id is accepted; names are not resolved.
+    const role = await roles.get(input.roleId);
+    if (!role || role.workspaceId !== principal.workspaceId) throw notFound();
+    const permissions = await resolveSlugs(services, principal, input.permissions, true);
+    const updated = await roles.setPermissions(role.id, permissions.map((p) => p.id));
+    if (!updated) throw notFound();
+    return permissions.map(permissionResponse).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  },
+});

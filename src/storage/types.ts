@@ -7,7 +7,7 @@
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
 import type {
-  ApiRecord, CreditsRecord, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RoleRecord, RootKeyRecord,
+  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
@@ -79,6 +79,13 @@ export interface KeyStore {
    * Resolves the new counter, or null when the key has none (unlimited) or is unknown.
    */
   adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null>;
+  /**
+   * Atomically changes only the given parts of the credits counter, keeping the stored balance
+   * when `remaining` is absent (so a concurrent spend is never overwritten by a stale value).
+   * `refill: null` removes the refill. Creates the counter when the key has none and `remaining`
+   * is given; otherwise a key without a counter is left unlimited. Resolves the counter afterwards.
+   */
+  patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null>;
 }
 
 export interface IdentityStore {
@@ -88,7 +95,7 @@ export interface IdentityStore {
   findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | null>;
   /** Returns the identity with this externalId, inserting `create()` when there is none (atomic). */
   getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord>;
-  /** Replaces the identity record (same id and externalId). */
+  /** Replaces the identity record (same id and externalId); does nothing if it was deleted meanwhile. */
   update(record: IdentityRecord): Promise<void>;
   /**
    * Deletes the identity; its externalId is free again at once. Keys that pointed at it behave as

@@ -28,7 +28,10 @@ export class LmdbIdentityStore implements IdentityStore {
   }
 
   async update(record: IdentityRecord): Promise<void> {
-    await this.t.identities.put(record.id, record);
+    // Only while it still exists: an update racing a delete must not bring the identity back.
+    await this.t.root.transaction(() => {
+      if (this.t.identities.get(record.id) !== undefined) this.t.identities.put(record.id, record);
+    });
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,6 +1,12 @@
-import type { CreditsRecord, KeyRecord } from '../records.js';
+import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
 import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
-import { scoped, type LmdbTables } from './open.js';
+import type { LmdbTables } from './open.js';
+
+/**
+ * `<apiId>/<keyId>`: a printable separator, because lmdb-js encodes long keys that contain control
+ * characters differently, which breaks range scans from a long cursor. Ids never contain '/'.
+ */
+const byApi = (apiId: string, keyId: string): string => `${apiId}/${keyId}`;
 
 export class LmdbKeyStore implements KeyStore {
   constructor(private readonly t: LmdbTables) {}
@@ -11,7 +17,7 @@ export class LmdbKeyStore implements KeyStore {
       if (this.t.keys.get(record.id) !== undefined) throw new DuplicateError('id');
       this.t.keys.put(record.id, { ...record, hasCredits: credits !== null });
       this.t.keyByHash.put(record.hash, record.id);
-      this.t.keyByApi.put(scoped(record.apiId, record.id), record.id);
+      this.t.keyByApi.put(byApi(record.apiId, record.id), record.id);
       if (credits) this.t.credits.put(record.id, credits);
     });
   }
@@ -61,7 +67,7 @@ export class LmdbKeyStore implements KeyStore {
       const record = this.t.keys.get(id) as KeyRecord | undefined;
       if (!record) return false;
       this.t.keyByHash.remove(record.hash);
-      this.t.keyByApi.remove(scoped(record.apiId, id));
+      this.t.keyByApi.remove(byApi(record.apiId, id));
       this.t.credits.remove(id);
       this.t.keys.remove(id);
       return true;
@@ -69,10 +75,10 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async listByApi(apiId: string, options: ListOptions & { identityId?: string }): Promise<KeyRecord[]> {
-    const prefix = scoped(apiId, '');
-    const start = scoped(apiId, options.cursor ?? '');
+    const start = byApi(apiId, options.cursor ?? '');
     const out: KeyRecord[] = [];
-    for (const { value: id } of this.t.keyByApi.getRange({ start, end: `${prefix}\uffff` })) {
+    // '0' is the character after '/': the range covers exactly this API's entries.
+    for (const { value: id } of this.t.keyByApi.getRange({ start, end: `${apiId}0` })) {
       const record = this.t.keys.get(id) as KeyRecord | undefined;
       if (!record || (options.identityId !== undefined && record.identityId !== options.identityId)) continue;
       out.push(record);
@@ -98,6 +104,25 @@ export class LmdbKeyStore implements KeyStore {
       if (!credits) return null;
       const next = { ...credits, remaining: Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, credits.remaining + delta)) };
       this.t.credits.put(keyId, next);
+      return next;
+    });
+  }
+
+  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null> {
+    return this.t.root.transaction(() => {
+      const record = this.t.keys.get(keyId) as KeyRecord | undefined;
+      if (!record) return null;
+      const current = this.t.credits.get(keyId) as CreditsRecord | undefined;
+      const remaining = patch.remaining ?? current?.remaining;
+      if (remaining === undefined) return null;
+      const refill = patch.refill === undefined ? current?.refill : patch.refill ?? undefined;
+      const next: CreditsRecord = {
+        remaining,
+        ...(refill ? { refill } : {}),
+        ...(current?.lastRefillAt !== undefined ? { lastRefillAt: current.lastRefillAt } : {}),
+      };
+      this.t.credits.put(keyId, next);
+      if (!record.hasCredits) this.t.keys.put(keyId, { ...record, hasCredits: true });
       return next;
     });
   }

@@ -23,7 +23,7 @@ export interface LmdbTables {
   readonly apis: Database;
   readonly keys: Database;
   readonly keyByHash: Database<string, string>;
-  /** `<apiId>\0<keyId>` → keyId: listing an API's keys in id order. */
+  /** `<apiId>/<keyId>` → keyId: listing an API's keys in id order. */
   readonly keyByApi: Database<string, string>;
   readonly credits: Database;
   readonly identities: Database;

@@ -1,7 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
-import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../getKey/live-key.js';
+import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
 
 interface Input { keyId: string; permanent: boolean }
 

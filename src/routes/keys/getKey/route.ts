@@ -1,7 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { defineRoute } from '../../define.js';
-import { findLiveKey, KEY_ID } from './live-key.js';
+import { findLiveKey, KEY_ID } from '../live-key.js';
 
 interface Input { keyId: string; decrypt: boolean }
 

@@ -5,7 +5,7 @@ import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
-import { findLiveKey, KEY_ID } from '../getKey/live-key.js';
+import { findLiveKey, KEY_ID } from '../live-key.js';
 
 interface Input { keyId: string; expiration: number }
 

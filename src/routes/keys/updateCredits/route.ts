@@ -1,10 +1,9 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { creditsResponse, type CreditsResponse } from '../../../keys/describe.js';
-import type { CreditsRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
-import { findLiveKey } from '../getKey/live-key.js';
+import { findLiveKey } from '../live-key.js';
 
 interface Input {
   keyId: string;
@@ -45,10 +44,9 @@ export const keysUpdateCredits = defineRoute<Input, Output>({
         await storage.keys.setCredits(key.id, null);
         return { remaining: null };
       }
-      const current = key.hasCredits ? await storage.keys.getCredits(key.id) : null;
-      const next: CreditsRecord = { ...current, remaining: value };
-      await storage.keys.setCredits(key.id, next);
-      return creditsResponse(next);
+      // Atomic: the refill settings are kept, and no spend can slip between a read and this write.
+      const next = await storage.keys.patchCredits(key.id, { remaining: value });
+      return creditsResponse(next!);
     }
 
     // These rules come after the lookup and the permission check, in Unkey's order.

@@ -7,7 +7,7 @@ import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import type { RatelimitRequest } from '../../schemas.js';
 import { resolveSlugs } from '../../permissions/shared.js';
-import { findLiveKey } from '../getKey/live-key.js';
+import { findLiveKey } from '../live-key.js';
 import { nextCredits } from './credits.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
 
@@ -73,7 +73,16 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     }
 
     await storage.keys.update(next);
-    if (credits !== undefined) await storage.keys.setCredits(key.id, credits);
+    if (credits === null) {
+      await storage.keys.setCredits(key.id, null);
+    } else if (credits !== undefined && input.credits) {
+      // Only what the request changes is written, in one storage transaction: a verification that
+      // spends credits meanwhile is never overwritten by a balance read earlier.
+      await storage.keys.patchCredits(key.id, {
+        ...(input.credits.remaining !== undefined ? { remaining: credits.remaining } : {}),
+        ...(input.credits.refill !== undefined ? { refill: credits.refill ?? null } : {}),
+      });
+    }
     return {};
   },
 });

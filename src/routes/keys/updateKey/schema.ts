@@ -1,5 +1,5 @@
 import { EXTERNAL_ID, MAX_SAFE, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS, type RatelimitRequest } from '../../schemas.js';
-import { KEY_ID } from '../getKey/live-key.js';
+import { KEY_ID } from '../live-key.js';
 
 /**
  * Three states per field, as in Unkey: omitted = keep, null = clear, value = set. `ratelimits`,

@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { hashKey } from '../../../keys/format.js';
 import { defineRoute } from '../../define.js';
-import { liveKey } from '../getKey/live-key.js';
+import { liveKey } from '../live-key.js';
 
 interface Input { key: string }
 

@@ -4,10 +4,10 @@
  * its API is not soft-deleted; anything else is the same 404, so nothing about it leaks.
  * The permission check follows the lookup because the acceptable tuples name the key's API.
  */
-import type { Principal } from '../../../auth/permissions.js';
-import { ApiError } from '../../../errors/api-error.js';
-import type { Services } from '../../../services.js';
-import type { KeyRecord } from '../../../storage/records.js';
+import type { Principal } from '../../auth/permissions.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { Services } from '../../services.js';
+import type { KeyRecord } from '../../storage/records.js';
 
 /** Unkey's detail for a keyId that does not resolve to a live key. */
 export const KEY_NOT_FOUND = 'We could not find the requested key.';

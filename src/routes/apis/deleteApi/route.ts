@@ -1,10 +1,11 @@
+import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 
 interface Input { apiId: string }
 
-const NOT_FOUND = 'The requested API does not exist or has been deleted.';
+const NOT_FOUND = API_NOT_FOUND_DETAIL;
 
 /**
  * Soft delete: the API's keys stay stored but stop verifying (verifyKey, like every key lookup,

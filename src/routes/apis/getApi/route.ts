@@ -1,6 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
-import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
+import { findLiveApi } from '../live-api.js';
 
 interface Input { apiId: string }
 
@@ -15,10 +15,7 @@ export const apisGetApi = defineRoute<Input, { id: string; name: string }>({
   async handle({ input, principal, services }) {
     // Checked before the lookup, so a 403 says nothing about whether the API exists.
     requireAny(principal, ['api.*.read_api', `api.${input.apiId}.read_api`]);
-    const api = await services.storage.apis.get(input.apiId);
-    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
-      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
-    }
+    const api = await findLiveApi(services, principal, input.apiId);
     return { id: api.id, name: api.name };
   },
 });

@@ -1,3 +1,4 @@
+import { API_NOT_FOUND_DETAIL, findLiveApi } from '../live-api.js';
 import { hasAny, requireAny, type Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
@@ -55,10 +56,9 @@ export const apisListKeys = defineListRoute<Input, KeyResponse>({
     if (input.decrypt) requireAny(principal, ['api.*.decrypt_key', `api.${apiId}.decrypt_key`]);
 
     const { storage } = services;
-    const api = apiId.length > MAX_NAME ? null : await storage.apis.get(apiId);
-    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
-      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
-    }
+    // Over-long ids cannot exist; they are answered without a storage lookup.
+    if (apiId.length > MAX_NAME) throw new ApiError('err:unkey:data:api_not_found', API_NOT_FOUND_DETAIL);
+    const api = await findLiveApi(services, principal, apiId);
 
     let identityId: string | undefined;
     if (input.externalId !== undefined) {

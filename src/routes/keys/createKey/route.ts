@@ -5,6 +5,7 @@ import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
+import { findLiveApi } from '../../apis/live-api.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
@@ -21,10 +22,7 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
     requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);
     if (input.recoverable) requireAny(principal, ['api.*.encrypt_key', `api.${input.apiId}.encrypt_key`]);
     const { storage } = services;
-    const api = await storage.apis.get(input.apiId);
-    if (!api || api.deletedAt !== undefined || api.workspaceId !== principal.workspaceId) {
-      throw new ApiError('err:unkey:data:api_not_found', 'The requested API does not exist or has been deleted.');
-    }
+    const api = await findLiveApi(services, principal, input.apiId);
     if (input.recoverable) {
       // keygate never stores a plaintext key, encrypted or not.
       throw new ApiError('err:unkey:application:precondition_failed', 'This API does not support key encryption: keygate never stores plaintext keys, so keys cannot be recoverable.');

@@ -29,7 +29,7 @@ interface Source { readonly config: RatelimitConfig; readonly owner: 'key' | 'id
 const keyCounter = (keyId: string, name: string): string => `vk:k:${keyId}:${name}`;
 const identityCounter = (identityId: string, name: string): string => `vk:i:${identityId}:${name}`;
 
-export function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<string, Source> {
+function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<string, Source> {
   const merged = new Map<string, Source>();
   for (const config of identity?.ratelimits ?? []) merged.set(config.name, { config, owner: 'identity' });
   for (const config of key.ratelimits) merged.set(config.name, { config, owner: 'key' });

@@ -50,8 +50,11 @@ export async function runProcedure(procedure: Procedure, info: RequestInfo, body
     const input = parseJsonBody(info, body);
     procedure.validate(input, info.path);
     const principal = await authenticate(services.storage.rootKeys, info.authorization);
-    const log = services.log.child({ requestId: info.requestId, route: route.name });
-    const data = await route.handle({ input, principal, services, requestId: info.requestId, log });
+    const data = await route.handle({
+      input, principal, services, requestId: info.requestId,
+      // Made only when a handler logs: verifyKey never does, and a child logger per call costs.
+      get log() { return services.log.child({ requestId: info.requestId, route: route.name }); },
+    });
     return route.list ? pageReply(info.requestId, data as Page<unknown>) : dataReply(info.requestId, data);
   } catch (err) {
     return failure(err, info, services, route.name);

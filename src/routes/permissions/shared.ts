@@ -26,8 +26,7 @@ export async function roleResponse(services: Services, role: RoleRecord): Promis
 
 export const ROLE_NAME = { type: 'string', minLength: 1, maxLength: 128 } as const;
 export const DESCRIPTION = { type: 'string', maxLength: 512 } as const;
-export const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 100, default: 100 } as const;
-export const LIST_CURSOR = { type: 'string', maxLength: 1024 } as const;
+export { LIST_CURSOR, LIST_LIMIT } from '../pagination.js';
 export const LIST_SEARCH = { type: 'string', maxLength: 256 } as const;
 
 /**

@@ -4,7 +4,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import type { IdentityRecord } from '../../../storage/records.js';
 import { defineListRoute } from '../../define.js';
-import { toPage } from '../../pagination.js';
+import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 
 interface Input {
   apiId: string;
@@ -36,10 +36,10 @@ export const apisListKeys = defineListRoute<Input, KeyResponse>({
     properties: {
       // Unkey accepts any non-empty string here (ids longer than 255 cannot exist: 404).
       apiId: { type: 'string', minLength: 1 },
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+      limit: LIST_LIMIT,
       // A plain key id, inclusive lower bound. Bounded (as Unkey bounds listPermissions' cursor)
       // so it always fits a storage key.
-      cursor: { type: 'string', maxLength: 1024 },
+      cursor: LIST_CURSOR,
       externalId: { type: 'string', minLength: 1 },
       decrypt: { type: 'boolean', default: false },
       // Accepted and ignored, as in Unkey: keygate has no verification cache to revalidate.

@@ -1,7 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineListRoute } from '../../define.js';
-import { toPage } from '../../pagination.js';
+import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 
 interface Input {
   limit: number;
@@ -15,10 +15,10 @@ export const identitiesListIdentities = defineListRoute<Input, IdentityResponse>
     type: 'object',
     additionalProperties: false,
     properties: {
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 },
+      limit: LIST_LIMIT,
       // A plain identity id, inclusive lower bound. Bounded (as Unkey bounds listPermissions'
       // cursor) so it always fits a storage key.
-      cursor: { type: 'string', maxLength: 1024 },
+      cursor: LIST_CURSOR,
       search: { type: 'string', maxLength: 256 },
     },
   },

@@ -65,6 +65,15 @@ export interface KeyStore {
    * DuplicateError('hash') if the new hash is taken. Credits are not touched.
    */
   update(record: KeyRecord): Promise<void>;
+  /**
+   * Atomic read-modify-write of one key record, for changes that must not lose a concurrent one
+   * (adding a role while another request adds a permission). `change` gets the stored record and
+   * returns its replacement (same id), or null to leave it untouched. It runs inside the backend's
+   * write transaction, so it must be synchronous and free of side effects; a backend may call it
+   * more than once (optimistic retries). A changed hash moves the hash index (DuplicateError('hash')
+   * if taken); `hasCredits` is kept. Resolves the record as stored afterwards, null if unknown.
+   */
+  modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null>;
   /** Removes the key, its hash and its credits; it stops verifying at once. False if unknown. */
   delete(id: string): Promise<boolean>;
   /** Keys of one API in id order from `cursor` (inclusive); optionally only those of one identity. */

@@ -324,6 +324,31 @@ export function describeStorage(
         expect(await storage.keys.findByHash(b.hash)).toEqual(b);
       });
 
+      it('modify applies concurrent changes one after another: none is lost', async () => {
+        const key = keyRecord({ permissions: [] });
+        await storage.keys.insert(key, { remaining: 2 });
+        const slugs = Array.from({ length: 20 }, (_, i) => `p${i}`);
+        await Promise.all(slugs.map((slug) => storage.keys.modify(key.id, (k) => ({ ...k, permissions: [...k.permissions, slug] }))));
+        const stored = await storage.keys.get(key.id);
+        expect([...stored!.permissions].sort()).toEqual([...slugs].sort());
+        expect(stored!.hasCredits).toBe(true);
+      });
+
+      it('modify resolves the stored record, null for an unknown key; a null change writes nothing', async () => {
+        const key = keyRecord({ name: 'before' });
+        await storage.keys.insert(key, null);
+        expect(await storage.keys.modify('key_unknown', (k) => ({ ...k, name: 'x' }))).toBeNull();
+        expect(await storage.keys.modify(key.id, () => null)).toEqual(key);
+        const after = await storage.keys.modify(key.id, (k) => ({ ...k, name: 'after', hash: hash() }));
+        expect(after!.name).toBe('after');
+        expect(await storage.keys.findByHash(key.hash)).toBeNull();
+        expect(await storage.keys.findByHash(after!.hash)).toEqual(after);
+        const other = keyRecord();
+        await storage.keys.insert(other, null);
+        await expectDuplicate(storage.keys.modify(key.id, (k) => ({ ...k, hash: other.hash })), 'hash');
+        expect(await storage.keys.get(key.id)).toEqual(after);
+      });
+
       it('delete removes the key, its hash, its credits and its listing; false for an unknown key', async () => {
         const key = keyRecord({ apiId: 'api_del', hasCredits: true });
         const kept = keyRecord({ apiId: 'api_del' });

@@ -49,16 +49,24 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async update(record: KeyRecord): Promise<void> {
-    await this.t.root.transaction(() => {
-      const previous = this.t.keys.get(record.id) as KeyRecord | undefined;
-      if (!previous) return;
+    await this.modify(record.id, () => record);
+  }
+
+  async modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null> {
+    return this.t.root.transaction(() => {
+      const previous = this.t.keys.get(id) as KeyRecord | undefined;
+      if (!previous) return null;
+      const record = change(previous);
+      if (!record) return previous;
       if (previous.hash !== record.hash) {
         if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
         this.t.keyByHash.remove(previous.hash);
-        this.t.keyByHash.put(record.hash, record.id);
+        this.t.keyByHash.put(record.hash, id);
       }
-      // hasCredits belongs to the credits counter; an update never changes it.
-      this.t.keys.put(record.id, { ...record, hasCredits: previous.hasCredits });
+      // hasCredits belongs to the credits counter; a record change never changes it.
+      const stored = { ...record, id, hasCredits: previous.hasCredits };
+      this.t.keys.put(id, stored);
+      return stored;
     });
   }
 

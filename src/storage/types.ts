@@ -7,7 +7,7 @@
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
 import type {
-  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RoleRecord, RootKeyRecord,
+  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
@@ -53,6 +53,11 @@ export interface KeyStore {
   insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void>;
   findByHash(hash: string): Promise<KeyRecord | null>;
   get(id: string): Promise<KeyRecord | null>;
+  /**
+   * The credits counter as it stands now, null when the key is unlimited. Every credits method
+   * first applies a refill that fell due since `lastRefillAt` (storage/refill.ts), atomically with
+   * its own change; a counter with a refill but no `lastRefillAt` is never refilled.
+   */
   getCredits(keyId: string): Promise<CreditsRecord | null>;
   /**
    * Atomically takes `cost` credits if at least that many remain (cost 0 always passes).
@@ -92,7 +97,8 @@ export interface KeyStore {
    * Atomically changes only the given parts of the credits counter, keeping the stored balance
    * when `remaining` is absent (so a concurrent spend is never overwritten by a stale value).
    * `refill: null` removes the refill. Creates the counter when the key has none and `remaining`
-   * is given; otherwise a key without a counter is left unlimited. Resolves the counter afterwards.
+   * is given; otherwise a key without a counter is left unlimited. A new `refill` starts its
+   * schedule now (`lastRefillAt`). Resolves the counter afterwards.
    */
   patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null>;
 }
@@ -120,6 +126,45 @@ export interface NamespaceStore {
   find(workspaceId: string, nameOrId: string): Promise<NamespaceRecord | null>;
   /** Returns the namespace with this name, inserting `create()` when there is none (atomic). */
   getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord>;
+}
+
+/** What setOverride stores for one (namespace, identifier). */
+export interface OverrideValues {
+  readonly workspaceId: string;
+  readonly namespaceId: string;
+  readonly identifier: string;
+  readonly limit: number;
+  readonly duration: number;
+}
+
+/**
+ * Rate-limit overrides of ratelimit namespaces. An override is identified by (namespaceId,
+ * identifier), compared exactly and case-sensitively; `*` has no meaning here (pattern matching is
+ * src/ratelimit/overrides.ts). Deletes are soft: a deleted override keeps its id for a later `set`.
+ * "Live" means not deleted. Namespace ids are unique across workspaces, so lookups need no workspace.
+ */
+export interface OverrideStore {
+  /**
+   * Upsert on (namespaceId, identifier), atomically: an existing override, live or deleted, keeps
+   * its id and createdAt, takes the new limit and duration, gets `updatedAt = atMs` and is live
+   * again; otherwise a new one with id `newId` and `createdAt = atMs` is stored. Concurrent calls
+   * for the same pair end with one override. Resolves the override as stored.
+   */
+  set(values: OverrideValues, atMs: number, newId: string): Promise<RatelimitOverrideRecord>;
+  /** The override with this id, live or deleted (callers check `deletedAt`). */
+  get(id: string): Promise<RatelimitOverrideRecord | null>;
+  /** The live override whose identifier equals `identifier` exactly (a pattern only matches itself). */
+  findExact(namespaceId: string, identifier: string): Promise<RatelimitOverrideRecord | null>;
+  /**
+   * The live overrides of the namespace whose identifier contains `*`, in id order. Backends keep
+   * them apart from exact ones, so this costs the number of patterns, not of overrides: it runs
+   * on the ratelimit.limit hot path.
+   */
+  wildcards(namespaceId: string): Promise<RatelimitOverrideRecord[]>;
+  /** Live overrides of the namespace in id order from `cursor` (inclusive). */
+  list(namespaceId: string, options: ListOptions): Promise<RatelimitOverrideRecord[]>;
+  /** Soft-deletes the live override with exactly this identifier. False if there is none. */
+  delete(namespaceId: string, identifier: string, atMs: number): Promise<boolean>;
 }
 
 /**
@@ -187,6 +232,7 @@ export interface Storage {
   readonly keys: KeyStore;
   readonly identities: IdentityStore;
   readonly namespaces: NamespaceStore;
+  readonly overrides: OverrideStore;
   readonly permissions: PermissionStore;
   readonly roles: RoleStore;
   /** Flushes pending writes and releases files or connections. */

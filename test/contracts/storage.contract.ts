@@ -209,10 +209,29 @@ export function describeStorage(
 
       it('credits are stored with the key', async () => {
         const key = keyRecord({ hasCredits: true });
-        const credits: CreditsRecord = { remaining: 100, refill: { interval: 'monthly', amount: 100, refillDay: 31 }, lastRefillAt: 500 };
+        // Refilled a moment ago: no refill is due, so the counter reads back exactly as stored.
+        const credits: CreditsRecord = { remaining: 60, refill: { interval: 'monthly', amount: 100, refillDay: 31 }, lastRefillAt: Date.now() };
         await storage.keys.insert(key, credits);
         expect(await storage.keys.getCredits(key.id)).toEqual(credits);
         expect(await storage.keys.getCredits('key_missing')).toBeNull();
+      });
+
+      it('a refill that fell due since lastRefillAt is applied once, by reads and by spends', async () => {
+        const DAY_MS = 86_400_000;
+        const key = keyRecord({ hasCredits: true });
+        await storage.keys.insert(key, { remaining: 1, refill: { interval: 'daily', amount: 10 }, lastRefillAt: Date.now() - 2 * DAY_MS });
+        expect((await storage.keys.getCredits(key.id))!.remaining).toBe(10);
+        expect(await storage.keys.spendCredits(key.id, 4)).toEqual({ passed: true, remaining: 6 });
+        expect(await storage.keys.spendCredits(key.id, 4)).toEqual({ passed: true, remaining: 2 });
+        const after = await storage.keys.getCredits(key.id);
+        expect(after!.remaining).toBe(2);
+        expect(after!.lastRefillAt).toBeGreaterThan(Date.now() - DAY_MS);
+
+        // A refused spend still records the refill it found due, and reports the refilled balance.
+        const poor = keyRecord({ hasCredits: true });
+        await storage.keys.insert(poor, { remaining: 0, refill: { interval: 'monthly', amount: 5, refillDay: 1 }, lastRefillAt: Date.now() - 40 * DAY_MS });
+        expect(await storage.keys.spendCredits(poor.id, 9)).toEqual({ passed: false, remaining: 5 });
+        expect(await storage.keys.adjustCredits(poor.id, -1)).toMatchObject({ remaining: 4 });
       });
 
       it('a taken hash rejects with DuplicateError and leaves the original untouched', async () => {

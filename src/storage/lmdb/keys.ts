@@ -1,6 +1,7 @@
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
 import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { refilled } from '../refill.js';
 
 /**
  * `<apiId>/<keyId>`: a printable separator, because lmdb-js encodes long keys that contain control
@@ -9,7 +10,14 @@ import type { LmdbTables } from './open.js';
 const byApi = (apiId: string, keyId: string): string => `${apiId}/${keyId}`;
 
 export class LmdbKeyStore implements KeyStore {
-  constructor(private readonly t: LmdbTables) {}
+  /** `now`: the clock refills are decided by (injectable for tests). */
+  constructor(private readonly t: LmdbTables, private readonly now: () => number = Date.now) {}
+
+  /** The stored counter with any due refill applied (not written). */
+  private currentCredits(keyId: string): CreditsRecord | undefined {
+    const stored = this.t.credits.get(keyId) as CreditsRecord | undefined;
+    return stored && refilled(stored, this.now());
+  }
 
   async insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void> {
     await this.t.root.transaction(() => {
@@ -32,14 +40,17 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async getCredits(keyId: string): Promise<CreditsRecord | null> {
-    return (this.t.credits.get(keyId) as CreditsRecord | undefined) ?? null;
+    return this.currentCredits(keyId) ?? null;
   }
 
   async spendCredits(keyId: string, cost: number): Promise<{ passed: boolean; remaining: number | null }> {
     // The read and the write run inside one write transaction, so concurrent spends serialize.
     return this.t.root.transaction(() => {
-      const credits = this.t.credits.get(keyId) as CreditsRecord | undefined;
-      if (!credits) return { passed: true, remaining: null };
+      const stored = this.t.credits.get(keyId) as CreditsRecord | undefined;
+      if (!stored) return { passed: true, remaining: null };
+      const credits = refilled(stored, this.now());
+      // A due refill is written even when the spend is refused, so it happens exactly once.
+      if (credits !== stored) this.t.credits.put(keyId, credits);
       if (cost > 0 && credits.remaining < cost) return { passed: false, remaining: credits.remaining };
       if (cost === 0) return { passed: true, remaining: credits.remaining };
       const remaining = credits.remaining - cost;
@@ -108,7 +119,7 @@ export class LmdbKeyStore implements KeyStore {
 
   async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
     return this.t.root.transaction(() => {
-      const credits = this.t.credits.get(keyId) as CreditsRecord | undefined;
+      const credits = this.currentCredits(keyId);
       if (!credits) return null;
       const next = { ...credits, remaining: Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, credits.remaining + delta)) };
       this.t.credits.put(keyId, next);
@@ -120,14 +131,17 @@ export class LmdbKeyStore implements KeyStore {
     return this.t.root.transaction(() => {
       const record = this.t.keys.get(keyId) as KeyRecord | undefined;
       if (!record) return null;
-      const current = this.t.credits.get(keyId) as CreditsRecord | undefined;
+      // A refill due under the old settings happened before this change.
+      const current = this.currentCredits(keyId);
       const remaining = patch.remaining ?? current?.remaining;
       if (remaining === undefined) return null;
       const refill = patch.refill === undefined ? current?.refill : patch.refill ?? undefined;
+      // A new refill setting starts its schedule now; an unchanged one keeps its last refill.
+      const lastRefillAt = patch.refill ? this.now() : current?.lastRefillAt;
       const next: CreditsRecord = {
         remaining,
         ...(refill ? { refill } : {}),
-        ...(current?.lastRefillAt !== undefined ? { lastRefillAt: current.lastRefillAt } : {}),
+        ...(refill && lastRefillAt !== undefined ? { lastRefillAt } : {}),
       };
       this.t.credits.put(keyId, next);
       if (!record.hasCredits) this.t.keys.put(keyId, { ...record, hasCredits: true });

@@ -14,6 +14,7 @@ import { LmdbIdentityStore } from './identities.js';
 import { LmdbNamespaceStore } from './namespaces.js';
 import { LmdbPermissionStore } from './permissions.js';
 import { LmdbRoleStore } from './roles.js';
+import { LmdbOverrideStore } from './overrides.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
 export interface LmdbTables {
@@ -36,9 +37,19 @@ export interface LmdbTables {
   readonly roles: Database;
   /** `<workspaceId>\0<lower-cased name>` → role id. */
   readonly roleByName: Database<string, string>;
+  /** Rate-limit overrides; their indexes are described in overrides.ts. */
+  readonly overrides: Database;
+  readonly overrideByIdentifier: Database<string, string>;
+  readonly overrideByNamespace: Database<string, string>;
+  readonly overrideWildcards: Database<string, string>;
 }
 
-export function openLmdbStorage(dataDir: string): Storage {
+export interface LmdbStorageOptions {
+  /** The clock credit refills are decided by; tests inject one. */
+  readonly now?: () => number;
+}
+
+export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {}): Storage {
   mkdirSync(dataDir, { recursive: true });
   const root = open({ path: dataDir, name: undefined, maxDbs: 32 }) as RootDatabase;
   const db = (name: string): Database => root.openDB({ name, encoding: 'msgpack' });
@@ -60,16 +71,21 @@ export function openLmdbStorage(dataDir: string): Storage {
     permissionBySlug: index('permission_by_slug'),
     roles: db('roles'),
     roleByName: index('role_by_name'),
+    overrides: db('ratelimit_overrides'),
+    overrideByIdentifier: index('override_by_identifier'),
+    overrideByNamespace: index('override_by_namespace'),
+    overrideWildcards: index('override_wildcards'),
   };
   let closed = false;
   return {
     rootKeys: new LmdbRootKeyStore(t),
     apis: new LmdbApiStore(t),
-    keys: new LmdbKeyStore(t),
+    keys: new LmdbKeyStore(t, options.now),
     identities: new LmdbIdentityStore(t),
     namespaces: new LmdbNamespaceStore(t),
     permissions: new LmdbPermissionStore(t),
     roles: new LmdbRoleStore(t),
+    overrides: new LmdbOverrideStore(t),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

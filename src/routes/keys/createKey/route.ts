@@ -27,7 +27,8 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
       // keygate never stores a plaintext key, encrypted or not.
       throw new ApiError('err:unkey:application:precondition_failed', 'This API does not support key encryption: keygate never stores plaintext keys, so keys cannot be recoverable.');
     }
-    const credits: CreditsRecord | null = creditsFromRequest(input.credits);
+    const now = services.now();
+    const credits: CreditsRecord | null = creditsFromRequest(input.credits, now);
     // Every role must exist (by name, case-insensitively) before anything is written.
     const roleNames: string[] = [];
     for (const name of input.roles ?? []) {
@@ -37,7 +38,6 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
     }
     // Unknown permission slugs are created (name = slug) without a create_permission check.
     const permissions = await resolveSlugs(services, principal, input.permissions ?? [], false);
-    const now = services.now();
     const identity = input.externalId === undefined ? null
       : await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
         id: newId('id'), workspaceId: principal.workspaceId, externalId: input.externalId as string, ratelimits: [], createdAt: now,

@@ -8,6 +8,7 @@ import { ALL_PERMISSIONS, permissionProblem } from './auth/permissions.js';
 import { newRootKey } from './auth/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
+import { MIGRATION_HELP, migrationCommand } from './cli-migration.js';
 import { newId } from './util/ids.js';
 
 const HELP: Record<string, string> = {
@@ -16,6 +17,7 @@ const HELP: Record<string, string> = {
 Usage:
   keygate [serve]              run the server (settings come from the environment; see README)
   keygate root-key <command>   manage root keys in DATA_DIR (create, list, revoke)
+  keygate migration <command>  manage key migrations for keys.migrateKeys (create, list)
   keygate <command> --help     help for a command
 `,
   serve: `Usage: keygate serve
@@ -33,6 +35,7 @@ once; keygate keeps only its SHA-256. PERM is a tuple <type>.<id or *>.<action>,
 api.*.verify_key; --permission may be repeated or take a comma-separated list.
 Uses the DATA_DIR setting (default ./data).
 `,
+  migration: MIGRATION_HELP,
 };
 
 function fail(message: string, code = 2): never {
@@ -115,6 +118,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'root-key') {
     await rootKeyCommand(rest);
+    return;
+  }
+  if (command === 'migration') {
+    await migrationCommand(rest, fail);
     return;
   }
   fail(`unknown command '${command}'\n\n${HELP.main}`);

@@ -8,6 +8,7 @@ import { hasAny, type Principal } from '../auth/permissions.js';
 import { hashKey } from './format.js';
 import { isSatisfied, parsePermissionQuery } from './permission-query.js';
 import { resolveLimits, type RequestedLimit } from './limits.js';
+import { completeMigration, findPendingMigrated } from './migrated-lookup.js';
 import type { Services } from '../services.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
 import { ratelimitResponse } from '../routes/ratelimits.js';
@@ -20,6 +21,8 @@ export interface VerifyInput {
   readonly permissions?: string;
   readonly credits?: { readonly cost: number };
   readonly ratelimits?: readonly RequestedLimit[];
+  /** Names the migration of a key imported under its source system's hash (keys.migrateKeys). */
+  readonly migrationId?: string;
 }
 
 export interface VerifyRatelimit {
@@ -45,11 +48,14 @@ const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' 
 
 export async function verifyKey(services: Services, principal: Principal, input: VerifyInput): Promise<VerifyResult> {
   const { storage } = services;
-  const key = await storage.keys.findByHash(hashKey(input.key));
+  let key = await storage.keys.findByHash(hashKey(input.key));
+  if (!key && input.migrationId !== undefined) key = await findPendingMigrated(services, principal, input.key, input.migrationId);
   if (!key || key.workspaceId !== principal.workspaceId) return NOT_FOUND;
   const api = await storage.apis.get(key.apiId);
   if (!api || api.deletedAt !== undefined) return NOT_FOUND;
   if (!hasAny(principal, ['api.*.verify_key', `api.${key.apiId}.verify_key`])) return NOT_FOUND;
+  // Only after the caller may verify this key: its first presentation completes its migration.
+  if (key.pendingMigrationId !== undefined) key = await completeMigration(services, key, input.key);
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
 

@@ -12,10 +12,17 @@ import { identitiesDeleteIdentity } from './identities/deleteIdentity/route.js';
 import { identitiesGetIdentity } from './identities/getIdentity/route.js';
 import { identitiesListIdentities } from './identities/listIdentities/route.js';
 import { identitiesUpdateIdentity } from './identities/updateIdentity/route.js';
+import { keysAddPermissions } from './keys/addPermissions/route.js';
+import { keysAddRoles } from './keys/addRoles/route.js';
 import { keysCreateKey } from './keys/createKey/route.js';
 import { keysDeleteKey } from './keys/deleteKey/route.js';
 import { keysGetKey } from './keys/getKey/route.js';
+import { keysMigrateKeys } from './keys/migrateKeys/route.js';
+import { keysRemovePermissions } from './keys/removePermissions/route.js';
+import { keysRemoveRoles } from './keys/removeRoles/route.js';
 import { keysRerollKey } from './keys/rerollKey/route.js';
+import { keysSetPermissions } from './keys/setPermissions/route.js';
+import { keysSetRoles } from './keys/setRoles/route.js';
 import { keysUpdateCredits } from './keys/updateCredits/route.js';
 import { keysUpdateKey } from './keys/updateKey/route.js';
 import { keysVerifyKey } from './keys/verifyKey/route.js';
@@ -29,7 +36,12 @@ import { permissionsGetRole } from './permissions/getRole/route.js';
 import { permissionsListPermissions } from './permissions/listPermissions/route.js';
 import { permissionsListRoles } from './permissions/listRoles/route.js';
 import { permissionsSetRolePermissions } from './permissions/setRolePermissions/route.js';
+import { ratelimitDeleteOverride } from './ratelimit/deleteOverride/route.js';
+import { ratelimitGetOverride } from './ratelimit/getOverride/route.js';
 import { ratelimitLimit } from './ratelimit/limit/route.js';
+import { ratelimitListOverrides } from './ratelimit/listOverrides/route.js';
+import { ratelimitMultiLimit } from './ratelimit/multiLimit/route.js';
+import { ratelimitSetOverride } from './ratelimit/setOverride/route.js';
 
 export const routes: readonly Route[] = [
   // apis
@@ -44,10 +56,17 @@ export const routes: readonly Route[] = [
   identitiesListIdentities,
   identitiesUpdateIdentity,
   // keys
+  keysAddPermissions,
+  keysAddRoles,
   keysCreateKey,
   keysDeleteKey,
   keysGetKey,
+  keysMigrateKeys,
+  keysRemovePermissions,
+  keysRemoveRoles,
   keysRerollKey,
+  keysSetPermissions,
+  keysSetRoles,
   keysUpdateCredits,
   keysUpdateKey,
   keysVerifyKey,
@@ -63,5 +82,10 @@ export const routes: readonly Route[] = [
   permissionsListRoles,
   permissionsSetRolePermissions,
   // ratelimit
+  ratelimitDeleteOverride,
+  ratelimitGetOverride,
   ratelimitLimit,
+  ratelimitListOverrides,
+  ratelimitMultiLimit,
+  ratelimitSetOverride,
 ] as Route[];

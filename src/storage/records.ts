@@ -73,6 +73,28 @@ export interface KeyRecord {
   readonly roles: readonly string[];
   readonly createdAt: number;
   readonly updatedAt?: number;
+  /**
+   * Set on keys imported by keys.migrateKeys until their first successful verification, which
+   * rewrites the hash to keygate's own (when the migration's algorithm differs) and sets `start`.
+   */
+  readonly pendingMigrationId?: string;
+}
+
+/**
+ * How keys imported by keys.migrateKeys were hashed by the system they come from.
+ * `sha256`: SHA-256 of the whole key (imported as base64, or hex converted to base64), found by the
+ * ordinary lookup. `github.com/seamapi/prefixed-api-key`: hex SHA-256 of the key's last `_` segment;
+ * verifyKey must name the migration until the key's first verification rehashes it.
+ */
+export type MigrationAlgorithm = 'sha256' | 'github.com/seamapi/prefixed-api-key';
+
+/** A migration: created by an operator (`keygate migration create`), referenced by migrateKeys. */
+export interface MigrationRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly algorithm: MigrationAlgorithm;
+  readonly name?: string;
+  readonly createdAt: number;
 }
 
 export interface IdentityRecord {
@@ -90,6 +112,26 @@ export interface NamespaceRecord {
   readonly workspaceId: string;
   readonly name: string;
   readonly createdAt: number;
+  readonly deletedAt?: number;
+}
+
+/**
+ * A rate-limit override (Unkey's RatelimitOverride): replaces limit and duration of
+ * ratelimit.limit/multiLimit calls in its namespace whose identifier equals `identifier` or, when
+ * it contains `*`, matches it as a pattern. One per (namespace, identifier), deleted ones included.
+ */
+export interface RatelimitOverrideRecord {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly namespaceId: string;
+  /** Exact identifier or pattern (`*` = any run of characters); case-sensitive. */
+  readonly identifier: string;
+  /** 0 blocks every request that matches. */
+  readonly limit: number;
+  readonly duration: number;
+  readonly createdAt: number;
+  readonly updatedAt?: number;
+  /** Soft delete: the override no longer applies, and setOverride revives it with the same id. */
   readonly deletedAt?: number;
 }
 

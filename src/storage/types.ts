@@ -7,7 +7,7 @@
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
 import type {
-  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
+  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
@@ -226,6 +226,15 @@ export interface RoleStore {
   delete(id: string): Promise<boolean>;
 }
 
+/** Key migrations (operator-created; keys.migrateKeys and verifyKey's `migrationId` refer to them). */
+export interface MigrationStore {
+  /** Rejects with DuplicateError('id') if the id is taken. */
+  insert(record: MigrationRecord): Promise<void>;
+  get(id: string): Promise<MigrationRecord | null>;
+  /** Every migration, oldest first. */
+  list(): Promise<MigrationRecord[]>;
+}
+
 export interface Storage {
   readonly rootKeys: RootKeyStore;
   readonly apis: ApiStore;
@@ -233,6 +242,7 @@ export interface Storage {
   readonly identities: IdentityStore;
   readonly namespaces: NamespaceStore;
   readonly overrides: OverrideStore;
+  readonly migrations: MigrationStore;
   readonly permissions: PermissionStore;
   readonly roles: RoleStore;
   /** Flushes pending writes and releases files or connections. */

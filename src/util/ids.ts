@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { base58 } from './base58.js';
 
-export type IdPrefix = 'api' | 'ks' | 'key' | 'id' | 'rl' | 'rlns' | 'rlor' | 'perm' | 'role' | 'req' | 'rk';
+export type IdPrefix = 'api' | 'ks' | 'key' | 'id' | 'rl' | 'rlns' | 'rlor' | 'perm' | 'role' | 'req' | 'rk' | 'mig';
 
 /** 12 random bytes → 16–17 base58 characters: collisions are not a practical concern. */
 export function newId(prefix: IdPrefix): string {

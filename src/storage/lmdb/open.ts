@@ -15,6 +15,7 @@ import { LmdbNamespaceStore } from './namespaces.js';
 import { LmdbPermissionStore } from './permissions.js';
 import { LmdbRoleStore } from './roles.js';
 import { LmdbOverrideStore } from './overrides.js';
+import { LmdbMigrationStore } from './migrations.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
 export interface LmdbTables {
@@ -42,6 +43,7 @@ export interface LmdbTables {
   readonly overrideByIdentifier: Database<string, string>;
   readonly overrideByNamespace: Database<string, string>;
   readonly overrideWildcards: Database<string, string>;
+  readonly migrations: Database;
 }
 
 export interface LmdbStorageOptions {
@@ -75,6 +77,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrideByIdentifier: index('override_by_identifier'),
     overrideByNamespace: index('override_by_namespace'),
     overrideWildcards: index('override_wildcards'),
+    migrations: db('migrations'),
   };
   let closed = false;
   return {
@@ -86,6 +89,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     permissions: new LmdbPermissionStore(t),
     roles: new LmdbRoleStore(t),
     overrides: new LmdbOverrideStore(t),
+    migrations: new LmdbMigrationStore(t),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

@@ -1,0 +1,115 @@
+/**
+ * keys.migrateKeys: imports keys that another system created, by their hashes, under a migration
+ * an operator made (`keygate migration create`). Every key is checked before anything is written
+ * (a bad hash or a bad credits rule is a 400 for the whole request); a hash that is already taken
+ * is reported in `failed` and the other keys are still imported. Missing roles, permissions and
+ * identities are created, as Unkey does for migrations.
+ */
+import { requireAny, type Principal } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { storedHash } from '../../../keys/migration.js';
+import type { Services } from '../../../services.js';
+import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
+import { DuplicateError } from '../../../storage/types.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { findLiveApi } from '../../apis/live-api.js';
+import { toRatelimitConfigs } from '../../ratelimits.js';
+import { resolveSlugs } from '../../permissions/shared.js';
+import { creditsFromRequest } from '../createKey/credits.js';
+import { migrateKeysSchema, type MigrateKeysInput } from './schema.js';
+
+interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
+
+/** The role with this name, created (without permissions) when the workspace has none. */
+async function roleNamed(services: Services, workspaceId: string, name: string): Promise<string> {
+  const { roles } = services.storage;
+  const found = await roles.findByName(workspaceId, name);
+  if (found) return found.name;
+  try {
+    await roles.insert({ id: newId('role'), workspaceId, name, permissionIds: [], createdAt: services.now() });
+    return name;
+  } catch (err) {
+    // Created meanwhile by a concurrent request: use that one.
+    if (!(err instanceof DuplicateError)) throw err;
+    return (await roles.findByName(workspaceId, name))!.name;
+  }
+}
+
+export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
+  name: 'keys.migrateKeys',
+  requestSchema: migrateKeysSchema,
+  async handle({ input, principal, services }) {
+    // Checked before any lookup (Unkey's order), so a 403 says nothing about what exists.
+    requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);
+    const api = await findLiveApi(services, principal, input.apiId);
+    const migration = await services.storage.migrations.get(input.migrationId);
+    if (!migration || migration.workspaceId !== principal.workspaceId) {
+      throw new ApiError('err:unkey:data:migration_not_found', `Migration '${input.migrationId}' was not found.`);
+    }
+    const now = services.now();
+    // Validate everything first: a refused request imports nothing.
+    const prepared = input.keys.map((k, i) => {
+      const hash = storedHash(migration.algorithm, k.hash);
+      if (hash === null) {
+        throw new ApiError('err:unkey:application:invalid_input', `keys[${i}].hash is not a ${migration.algorithm} hash this migration can import.`);
+      }
+      return { input: k, hash, credits: creditsFromRequest(k.credits, now) };
+    });
+
+    const records: KeyRecord[] = [];
+    for (const { input: k, hash, credits } of prepared) {
+      records.push(await keyRecord(services, principal, api, input.migrationId, k, hash, credits, now));
+    }
+    // Inserted together: the store commits them in order, so a hash repeated inside the request
+    // is imported once and reported as failed after that, like one already stored.
+    const outcomes = await Promise.allSettled(records.map((r, i) => services.storage.keys.insert(r, prepared[i]!.credits)));
+    const migrated: Output['migrated'] = [];
+    const failed: string[] = [];
+    outcomes.forEach((outcome, i) => {
+      const given = prepared[i]!.input.hash;
+      if (outcome.status === 'fulfilled') migrated.push({ hash: given, keyId: records[i]!.id });
+      else if (outcome.reason instanceof DuplicateError) failed.push(given);
+      else throw outcome.reason;
+    });
+    return { migrated, failed };
+  },
+});
+
+async function keyRecord(
+  services: Services, principal: Principal, api: { id: string; keyspaceId: string }, migrationId: string,
+  k: MigrateKeysInput['keys'][number], hash: string, credits: CreditsRecord | null, now: number,
+): Promise<KeyRecord> {
+  const { storage } = services;
+  const { workspaceId } = principal;
+  const roles: string[] = [];
+  for (const name of k.roles ?? []) {
+    const stored = await roleNamed(services, workspaceId, name);
+    if (!roles.includes(stored)) roles.push(stored);
+  }
+  const permissions = await resolveSlugs(services, principal, k.permissions ?? [], false);
+  const identity = k.externalId === undefined ? null
+    : await storage.identities.getOrCreate(workspaceId, k.externalId, () => ({
+      id: newId('id'), workspaceId, externalId: k.externalId as string, ratelimits: [], createdAt: now,
+    }));
+  return {
+    id: newId('key'),
+    workspaceId,
+    apiId: api.id,
+    keyspaceId: api.keyspaceId,
+    hash,
+    // Unknown until the key is first verified (its plaintext is never seen before).
+    start: '',
+    ...(k.name !== undefined ? { name: k.name } : {}),
+    ...(k.meta && Object.keys(k.meta).length > 0 ? { meta: k.meta } : {}),
+    ...(identity ? { identityId: identity.id } : {}),
+    ...(k.expires !== undefined ? { expires: k.expires } : {}),
+    enabled: k.enabled,
+    hasCredits: credits !== null,
+    ratelimits: toRatelimitConfigs(k.ratelimits),
+    permissions: permissions.map((p) => p.slug),
+    roles,
+    createdAt: now,
+    pendingMigrationId: migrationId,
+  };
+}

@@ -20,6 +20,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Largest accepted request body; larger bodies get 413. */
   readonly bodyLimitBytes: number;
+  /** How many verification records are kept; the oldest beyond this are dropped. */
+  readonly verificationsRetained: number;
 }
 
 /** Shortest ROOT_KEY accepted: anything shorter is guessable. */
@@ -69,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     docsUrl,
     logLevel,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    verificationsRetained: int('VERIFICATIONS_RETAINED', 1_000_000, 100, 100_000_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

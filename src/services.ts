@@ -8,27 +8,34 @@ import type { RateLimiter } from './ratelimit/types.js';
 import type { Storage } from './storage/types.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
+import { VerificationRecorder } from './analytics/recorder.js';
 
 export interface Services {
   readonly config: Config;
   readonly log: Logger;
   readonly storage: Storage;
   readonly limiter: RateLimiter;
+  /** Verification outcomes, written in batches off the request path. */
+  readonly recorder: VerificationRecorder;
   /** Unix ms; the one clock routes use. */
   readonly now: () => number;
 }
 
 export function buildServices(config: Config, log: Logger): Services {
+  const storage = openLmdbStorage(config.dataDir, { verificationsRetained: config.verificationsRetained });
   return {
     config,
     log,
-    storage: openLmdbStorage(config.dataDir),
+    storage,
     limiter: new MemoryRateLimiter(),
+    recorder: new VerificationRecorder(storage.verifications, log),
     now: Date.now,
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.limiter.close();
+  // Before the store closes: buffered verification records are written, not lost.
+  await services.recorder.close();
   await services.storage.close();
 }

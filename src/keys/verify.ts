@@ -46,7 +46,8 @@ export interface VerifyResult {
 
 const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' }) as VerifyResult;
 
-export async function verifyKey(services: Services, principal: Principal, input: VerifyInput): Promise<VerifyResult> {
+/** `requestId` labels the verification's record (analytics). */
+export async function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): Promise<VerifyResult> {
   const { storage } = services;
   let key = await storage.keys.findByHash(hashKey(input.key));
   if (!key && input.migrationId !== undefined) key = await findPendingMigrated(services, principal, input.key, input.migrationId);
@@ -83,10 +84,13 @@ export async function verifyKey(services: Services, principal: Principal, input:
     }
   }
 
+  let spentCredits = 0;
   if (key.hasCredits) {
     if (code === 'VALID') {
-      const spent = await storage.keys.spendCredits(key.id, input.credits?.cost ?? 1);
+      const cost = input.credits?.cost ?? 1;
+      const spent = await storage.keys.spendCredits(key.id, cost);
       if (!spent.passed) code = 'USAGE_EXCEEDED';
+      else if (spent.remaining !== null) spentCredits = cost;
       if (spent.remaining !== null) result.credits = spent.remaining;
     } else {
       const credits = await storage.keys.getCredits(key.id);
@@ -95,6 +99,12 @@ export async function verifyKey(services: Services, principal: Principal, input:
   }
   result.valid = code === 'VALID';
   result.code = code;
+  // Buffered, not written here: recording never delays the answer.
+  services.recorder.record({
+    time: now, requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits,
+    ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
+    ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
+  });
   return result;
 }
 

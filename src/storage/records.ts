@@ -135,6 +135,25 @@ export interface RatelimitOverrideRecord {
   readonly deletedAt?: number;
 }
 
+/**
+ * One verification that reached the verification stage (the key was found and the root key may
+ * verify it), for usage analytics. Written in batches off the request path.
+ */
+export interface VerificationRecord {
+  /** Unix ms. */
+  readonly time: number;
+  readonly requestId: string;
+  readonly apiId: string;
+  readonly keyId: string;
+  readonly identityId?: string;
+  readonly externalId?: string;
+  /** The verifyKey `code`: VALID, RATE_LIMITED, USAGE_EXCEEDED, … */
+  readonly outcome: string;
+  readonly tags?: readonly string[];
+  /** Credits taken by this verification (0 when none were). */
+  readonly spentCredits: number;
+}
+
 /** An end-user permission (Unkey's Permission): keys are checked against its `slug`. */
 export interface PermissionRecord {
   readonly id: string;

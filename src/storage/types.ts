@@ -7,7 +7,7 @@
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
 import type {
-  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
+  ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, VerificationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
@@ -235,6 +235,19 @@ export interface MigrationStore {
   list(): Promise<MigrationRecord[]>;
 }
 
+/**
+ * Verification records, kept in time order and bounded: once more than the retained number are
+ * stored, the oldest are dropped. Appends are batched by the caller (analytics/recorder.ts).
+ */
+export interface VerificationStore {
+  /** Stores the records in one atomic write, then drops the oldest beyond the bound. */
+  append(records: readonly VerificationRecord[]): Promise<void>;
+  /** Records with fromMs ≤ time < toMs (either bound optional), oldest first, at most `limit`. */
+  range(options: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]>;
+  /** How many records are kept now. */
+  count(): Promise<number>;
+}
+
 export interface Storage {
   readonly rootKeys: RootKeyStore;
   readonly apis: ApiStore;
@@ -243,6 +256,7 @@ export interface Storage {
   readonly namespaces: NamespaceStore;
   readonly overrides: OverrideStore;
   readonly migrations: MigrationStore;
+  readonly verifications: VerificationStore;
   readonly permissions: PermissionStore;
   readonly roles: RoleStore;
   /** Flushes pending writes and releases files or connections. */

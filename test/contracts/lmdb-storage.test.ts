@@ -5,13 +5,14 @@ import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import type { Storage } from '../../src/storage/types.js';
 import { describeStorage } from './storage.contract.js';
 import { describeMigrationStorage } from './migration-storage.contract.js';
+import { describeVerificationStorage } from './verification-storage.contract.js';
 
 /** The folder of the storage currently open; each test gets a fresh one. */
 let dir: string | undefined;
 
-function openFresh(): Storage {
+function openFresh(verificationsRetained?: number): Storage {
   dir = mkdtempSync(join(tmpdir(), 'keygate-lmdb-contract-'));
-  return openLmdbStorage(dir);
+  return openLmdbStorage(dir, verificationsRetained === undefined ? {} : { verificationsRetained });
 }
 
 async function closeAndRemove(storage: Storage): Promise<void> {
@@ -23,11 +24,13 @@ async function closeAndRemove(storage: Storage): Promise<void> {
   }
 }
 
-describeStorage('lmdb', openFresh, closeAndRemove, {
+describeStorage('lmdb', () => openFresh(), closeAndRemove, {
   reopen: () => {
     if (!dir) throw new Error('no LMDB folder to reopen');
     return openLmdbStorage(dir);
   },
 });
 
-describeMigrationStorage('lmdb', openFresh, closeAndRemove);
+describeMigrationStorage('lmdb', () => openFresh(), closeAndRemove);
+
+describeVerificationStorage('lmdb', openFresh, closeAndRemove);

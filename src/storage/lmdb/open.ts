@@ -16,6 +16,7 @@ import { LmdbPermissionStore } from './permissions.js';
 import { LmdbRoleStore } from './roles.js';
 import { LmdbOverrideStore } from './overrides.js';
 import { LmdbMigrationStore } from './migrations.js';
+import { LmdbVerificationStore } from './verifications.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
 export interface LmdbTables {
@@ -44,11 +45,15 @@ export interface LmdbTables {
   readonly overrideByNamespace: Database<string, string>;
   readonly overrideWildcards: Database<string, string>;
   readonly migrations: Database;
+  /** [time, sequence] → verification record tuple (verifications.ts). */
+  readonly verifications: Database;
 }
 
 export interface LmdbStorageOptions {
   /** The clock credit refills are decided by; tests inject one. */
   readonly now?: () => number;
+  /** Verification records kept before the oldest are dropped (default 1,000,000). */
+  readonly verificationsRetained?: number;
 }
 
 export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {}): Storage {
@@ -78,6 +83,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrideByNamespace: index('override_by_namespace'),
     overrideWildcards: index('override_wildcards'),
     migrations: db('migrations'),
+    verifications: db('verifications'),
   };
   let closed = false;
   return {
@@ -90,6 +96,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     roles: new LmdbRoleStore(t),
     overrides: new LmdbOverrideStore(t),
     migrations: new LmdbMigrationStore(t),
+    verifications: new LmdbVerificationStore(t, options.verificationsRetained ?? 1_000_000),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

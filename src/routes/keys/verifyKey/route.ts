@@ -37,12 +37,12 @@ export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
       migrationId: { type: 'string', maxLength: 256 },
     },
   },
-  async handle({ input, principal, services }) {
+  async handle({ input, principal, services, requestId }) {
     // A root key that may verify nothing at all gets the spec's 403 before any lookup, which
     // reveals nothing; one scoped to other APIs gets NOT_FOUND for keys outside its scope.
     if (!hasActionOnAny(principal, 'api', 'verify_key')) {
       throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");
     }
-    return verifyKey(services, principal, input);
+    return verifyKey(services, principal, input, requestId);
   },
 });

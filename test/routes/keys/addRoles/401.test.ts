@@ -1,0 +1,8 @@
+import { describe } from 'vitest';
+import { describeUnauthorizedCases } from '../../../support/auth-cases.js';
+import { useHarness } from '../../../support/harness.js';
+
+describe('keys.addRoles → 401', () => {
+  const h = useHarness();
+  describeUnauthorizedCases(h, 'keys.addRoles', async () => ({ keyId: (await h.createKey({ apiId: await h.createApi() })).keyId, roles: ['admin'] }));
+});

@@ -1,0 +1,8 @@
+import { describe } from 'vitest';
+import { describeUnauthorizedCases } from '../../../support/auth-cases.js';
+import { useHarness } from '../../../support/harness.js';
+
+describe('keys.setPermissions → 401', () => {
+  const h = useHarness();
+  describeUnauthorizedCases(h, 'keys.setPermissions', async () => ({ keyId: (await h.createKey({ apiId: await h.createApi() })).keyId, permissions: ['a.read'] }));
+});

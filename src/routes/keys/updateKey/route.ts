@@ -52,27 +52,30 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     const roles = input.roles === undefined ? undefined : await roleNames(services, principal.workspaceId, input.roles);
 
     const now = services.now();
-    const next: Mutable<KeyRecord> = { ...key, updatedAt: now };
-    apply(next, 'name', input.name);
-    apply(next, 'meta', input.meta && Object.keys(input.meta).length === 0 ? null : input.meta);
-    apply(next, 'expires', input.expires);
-    if (input.externalId === null) delete next.identityId;
-    else if (input.externalId !== undefined) {
-      const externalId = input.externalId;
+    const identityId = input.externalId === undefined || input.externalId === null ? input.externalId
       // Linking to an unknown externalId creates the identity, as createKey does.
-      next.identityId = (await storage.identities.getOrCreate(principal.workspaceId, externalId, () => ({
-        id: newId('id'), workspaceId: principal.workspaceId, externalId, ratelimits: [], createdAt: now,
+      : (await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
+        id: newId('id'), workspaceId: principal.workspaceId, externalId: input.externalId as string, ratelimits: [], createdAt: now,
       }))).id;
-    }
-    if (input.enabled !== undefined) next.enabled = input.enabled;
-    if (input.ratelimits !== undefined) next.ratelimits = replaceRatelimits(key.ratelimits, input.ratelimits);
-    if (roles !== undefined) next.roles = roles;
-    if (input.permissions !== undefined) {
-      // Unknown slugs are created, without a create_permission check (Unkey's updateKey).
-      next.permissions = (await resolveSlugs(services, principal, input.permissions, false)).map((p) => p.slug);
-    }
+    // Unknown slugs are created, without a create_permission check (Unkey's updateKey).
+    const permissions = input.permissions === undefined ? undefined
+      : (await resolveSlugs(services, principal, input.permissions, false)).map((p) => p.slug);
 
-    await storage.keys.update(next);
+    // Only the fields the request names are changed, on the record as stored at the moment of the
+    // write, so a concurrent change of other fields (keys.addRoles, say) is never lost.
+    await storage.keys.modify(key.id, (current) => {
+      const next: Mutable<KeyRecord> = { ...current, updatedAt: now };
+      apply(next, 'name', input.name);
+      apply(next, 'meta', input.meta && Object.keys(input.meta).length === 0 ? null : input.meta);
+      apply(next, 'expires', input.expires);
+      if (identityId === null) delete next.identityId;
+      else if (identityId !== undefined) next.identityId = identityId;
+      if (input.enabled !== undefined) next.enabled = input.enabled;
+      if (input.ratelimits !== undefined) next.ratelimits = replaceRatelimits(current.ratelimits, input.ratelimits);
+      if (roles !== undefined) next.roles = roles;
+      if (permissions !== undefined) next.permissions = permissions;
+      return next;
+    });
     if (credits === null) {
       await storage.keys.setCredits(key.id, null);
     } else if (credits !== undefined && input.credits) {

@@ -1,0 +1,29 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
+
+interface Input { namespace: string; identifier: string }
+
+/**
+ * Soft-deletes the override whose identifier is exactly `identifier` (a pattern is deleted by
+ * naming the pattern, never by an identifier it matches). Unkey's order: namespace 404 →
+ * permission 403 → override 404.
+ */
+export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
+  name: 'ratelimit.deleteOverride',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['namespace', 'identifier'],
+    properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
+  },
+  async handle({ input, principal, services }) {
+    const namespace = await existingNamespace(principal, services, input.namespace);
+    requireAny(principal, ['ratelimit.*.delete_override', `ratelimit.${namespace.id}.delete_override`]);
+    if (!(await services.storage.overrides.delete(namespace.id, input.identifier, services.now()))) {
+      throw new ApiError('err:unkey:data:ratelimit_override_not_found', 'This override does not exist.');
+    }
+    return {};
+  },
+});

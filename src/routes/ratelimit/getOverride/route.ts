@@ -1,0 +1,31 @@
+import { hasAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { findOverride } from '../../../ratelimit/overrides.js';
+import { defineRoute } from '../../define.js';
+import { existingNamespace, IDENTIFIER, NAMESPACE, overrideResponse } from '../shared.js';
+
+interface Input { namespace: string; identifier: string }
+
+const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override_not_found', 'This override does not exist.');
+
+/**
+ * The override ratelimit.limit would apply to `identifier`: the same matcher (exact first, then the
+ * most specific pattern), so asking for `user_42` can answer the `user_*` override, as in Unkey.
+ */
+export const ratelimitGetOverride = defineRoute<Input, ReturnType<typeof overrideResponse>>({
+  name: 'ratelimit.getOverride',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['namespace', 'identifier'],
+    properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
+  },
+  async handle({ input, principal, services }) {
+    const namespace = await existingNamespace(principal, services, input.namespace);
+    const override = await findOverride(services.storage.overrides, namespace.id, input.identifier);
+    if (!override) throw notFound();
+    // Unkey masks a missing read permission as "not found", so a key cannot probe for overrides.
+    if (!hasAny(principal, ['ratelimit.*.read_override', `ratelimit.${namespace.id}.read_override`])) throw notFound();
+    return overrideResponse(override);
+  },
+});

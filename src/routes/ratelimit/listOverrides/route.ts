@@ -1,0 +1,31 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { defineListRoute } from '../../define.js';
+import { LIST_CURSOR, toPage } from '../../pagination.js';
+import { existingNamespace, NAMESPACE, overrideResponse } from '../shared.js';
+
+interface Input { namespace: string; cursor?: string; limit: number }
+
+/** Live overrides of a namespace in id order; Unkey's server default page is 50 (its schema says 10). */
+export const ratelimitListOverrides = defineListRoute<Input, ReturnType<typeof overrideResponse>>({
+  name: 'ratelimit.listOverrides',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['namespace'],
+    properties: {
+      namespace: NAMESPACE,
+      cursor: LIST_CURSOR,
+      limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    },
+  },
+  async handle({ input, principal, services }) {
+    // A soft-deleted namespace still lists its overrides, as in Unkey (spec §6.6.5).
+    const namespace = await existingNamespace(principal, services, input.namespace, true);
+    requireAny(principal, ['ratelimit.*.read_override', `ratelimit.${namespace.id}.read_override`]);
+    const records = await services.storage.overrides.list(namespace.id, {
+      limit: input.limit + 1,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+    });
+    return toPage(records, input.limit, overrideResponse);
+  },
+});

@@ -1,0 +1,38 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { MAX_SAFE } from '../../schemas.js';
+import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
+
+interface Input { namespace: string; identifier: string; limit: number; duration: number }
+interface Output { overrideId: string }
+
+/**
+ * Upsert on (namespace, identifier): an existing override keeps its id; a deleted one is revived
+ * with its old id (Unkey keeps it deleted, which its own docs call a bug). The namespace must
+ * exist: overrides never create one. Takes effect on the next ratelimit.limit (no cache to evict).
+ */
+export const ratelimitSetOverride = defineRoute<Input, Output>({
+  name: 'ratelimit.setOverride',
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['namespace', 'identifier', 'limit', 'duration'],
+    properties: {
+      namespace: NAMESPACE,
+      // An exact identifier, or a pattern where `*` is any run of characters.
+      identifier: IDENTIFIER,
+      // 0 blocks every matching request (keygate answers success:false; Unkey answers 500).
+      limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
+      duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
+    },
+  },
+  async handle({ input, principal, services }) {
+    const namespace = await existingNamespace(principal, services, input.namespace);
+    requireAny(principal, ['ratelimit.*.set_override', `ratelimit.${namespace.id}.set_override`]);
+    const record = await services.storage.overrides.set({
+      workspaceId: principal.workspaceId, namespaceId: namespace.id, identifier: input.identifier, limit: input.limit, duration: input.duration,
+    }, services.now(), newId('rlor'));
+    return { overrideId: record.id };
+  },
+});

@@ -39,7 +39,7 @@ export function parseJsonBody(info: RequestInfo, body: Buffer): unknown {
     const position = err instanceof Error ? /position (\d+)/.exec(err.message)?.[1] : undefined;
     const where = position === undefined ? '' : ` (at position ${position})`;
     throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid JSON.', {
-      issues: [{ location: 'body', message: `body is not valid JSON${where}`, fix: 'Send one JSON object as the body.' }],
+      issues: [{ location: 'body', message: `body is not valid JSON${where}`, fix: 'Send the request as one JSON document (an object; an array for ratelimit.multiLimit).' }],
     });
   }
 }

@@ -126,6 +126,11 @@ export interface NamespaceStore {
   find(workspaceId: string, nameOrId: string): Promise<NamespaceRecord | null>;
   /** Returns the namespace with this name, inserting `create()` when there is none (atomic). */
   getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord>;
+  /**
+   * Soft-deletes: sets `deletedAt` (limits then answer 410, override procedures 404). No procedure
+   * of Unkey's v2 API deletes a namespace; this is for operators. False if unknown or already deleted.
+   */
+  markDeleted(id: string, atMs: number): Promise<boolean>;
 }
 
 /** What setOverride stores for one (namespace, identifier). */

@@ -628,6 +628,16 @@ export function describeStorage(
         expect(await storage.namespaces.find(WORKSPACE_ID, 'rlns_missing')).toBeNull();
       });
 
+      it('markDeleted sets deletedAt once; find still returns the record; unknown is false', async () => {
+        const ns = namespaceRecord({ name: 'to-delete' });
+        await storage.namespaces.getOrCreate(WORKSPACE_ID, 'to-delete', () => ns);
+        expect(await storage.namespaces.markDeleted(ns.id, 5_000)).toBe(true);
+        expect(await storage.namespaces.find(WORKSPACE_ID, 'to-delete')).toEqual({ ...ns, deletedAt: 5_000 });
+        expect(await storage.namespaces.markDeleted(ns.id, 6_000)).toBe(false);
+        expect((await storage.namespaces.find(WORKSPACE_ID, ns.id))!.deletedAt).toBe(5_000);
+        expect(await storage.namespaces.markDeleted('rlns_missing', 1)).toBe(false);
+      });
+
       it('find prefers the id when a name equals another namespace id', async () => {
         const first = namespaceRecord({ name: 'first' });
         await storage.namespaces.getOrCreate(WORKSPACE_ID, 'first', () => first);

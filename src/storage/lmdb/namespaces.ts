@@ -12,6 +12,15 @@ export class LmdbNamespaceStore implements NamespaceStore {
     return id === undefined ? null : ((this.t.namespaces.get(id) as NamespaceRecord | undefined) ?? null);
   }
 
+  async markDeleted(id: string, atMs: number): Promise<boolean> {
+    return this.t.root.transaction(() => {
+      const record = this.t.namespaces.get(id) as NamespaceRecord | undefined;
+      if (!record || record.deletedAt !== undefined) return false;
+      this.t.namespaces.put(id, { ...record, deletedAt: atMs });
+      return true;
+    });
+  }
+
   async getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord> {
     return getOrInsert(this.t, this.t.namespaces, this.t.namespaceByName, scoped(workspaceId, name), create);
   }

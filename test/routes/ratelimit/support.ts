@@ -3,7 +3,6 @@
  * through the API, and soft-deleting a namespace (which no procedure can do).
  */
 import { expect } from 'vitest';
-import type { LmdbTables } from '../../../src/storage/lmdb/open.js';
 import { WORKSPACE_ID, type NamespaceRecord } from '../../../src/storage/records.js';
 import type { Harness } from '../../support/harness.js';
 
@@ -30,16 +29,11 @@ export async function setOverride(h: Harness, namespace: string, identifier: str
   return res.body.data.overrideId;
 }
 
-/**
- * Marks a namespace deleted. Neither Unkey's v2 API nor keygate has a procedure for it, and the
- * NamespaceStore has no method for it yet, so this writes the record in the LMDB backend the
- * harness runs (the store's tables are its private `t`).
- */
+/** Marks a namespace deleted (no procedure does: it is an operator's act, done through storage). */
 export async function softDeleteNamespace(h: Harness, nameOrId: string): Promise<NamespaceRecord> {
   const { storage } = h.keygate.services;
   const record = (await storage.namespaces.find(WORKSPACE_ID, nameOrId))!;
-  const tables = (storage.namespaces as unknown as { t: LmdbTables }).t;
-  await tables.namespaces.put(record.id, { ...record, deletedAt: Date.now() });
+  expect(await storage.namespaces.markDeleted(record.id, Date.now())).toBe(true);
   const deleted = (await storage.namespaces.find(WORKSPACE_ID, nameOrId))!;
   expect(deleted.deletedAt).toBeTypeOf('number');
   return deleted;

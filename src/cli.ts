@@ -23,7 +23,7 @@ Usage:
   serve: `Usage: keygate serve
 
 Runs the server. Settings come from the environment: PORT, HOST, DATA_DIR, ROOT_KEY, DOCS_URL,
-LOG_LEVEL, BODY_LIMIT_BYTES (see README).
+LOG_LEVEL, BODY_LIMIT_BYTES, VERIFICATIONS_RETAINED (see README).
 `,
   'root-key': `Usage:
   keygate root-key create [--name NAME] (--permission PERM ... | --all-permissions)

@@ -30,28 +30,28 @@ describe('loadConfig', () => {
   });
 
   it('empty values count as unset', () => {
-    expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', DOCS_URL: '', ROOT_KEY: '', BODY_LIMIT_BYTES: '' })).toMatchObject({
-      port: 8080, host: '127.0.0.1', logLevel: 'info', docsUrl: 'https://unkey.com/docs', rootKey: undefined, bodyLimitBytes: 1_048_576,
+    expect(loadConfig({ PORT: '', HOST: '', LOG_LEVEL: '', DOCS_URL: '', ROOT_KEY: '', BODY_LIMIT_BYTES: '', VERIFICATIONS_RETAINED: '' })).toMatchObject({
+      port: 8080, host: '127.0.0.1', logLevel: 'info', docsUrl: 'https://unkey.com/docs', rootKey: undefined, bodyLimitBytes: 1_048_576, verificationsRetained: 1_000_000,
     });
   });
 
   it('reads valid values', () => {
     const config = loadConfig({
       PORT: '0', HOST: '0.0.0.0', DATA_DIR: '/var/lib/keygate', ROOT_KEY: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
-      DOCS_URL: 'http://docs.example.com/', LOG_LEVEL: 'debug', BODY_LIMIT_BYTES: '2048',
+      DOCS_URL: 'http://docs.example.com/', LOG_LEVEL: 'debug', BODY_LIMIT_BYTES: '2048', VERIFICATIONS_RETAINED: '5000',
     });
     expect(config).toEqual({
       port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
-      docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048,
+      docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048, verificationsRetained: 5000,
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
   });
 
   it('reports every invalid value at once in one ConfigError', () => {
-    const err = configError({ PORT: 'abc', LOG_LEVEL: 'loud', DOCS_URL: 'ftp://x', ROOT_KEY: 'tooShort', BODY_LIMIT_BYTES: '12' });
-    expect(err.problems).toHaveLength(5);
+    const err = configError({ PORT: 'abc', LOG_LEVEL: 'loud', DOCS_URL: 'ftp://x', ROOT_KEY: 'tooShort', BODY_LIMIT_BYTES: '12', VERIFICATIONS_RETAINED: '99' });
+    expect(err.problems).toHaveLength(6);
     const text = err.problems.join('\n');
-    for (const name of ['PORT', 'LOG_LEVEL', 'DOCS_URL', 'ROOT_KEY', 'BODY_LIMIT_BYTES']) expect(text).toContain(name);
+    for (const name of ['PORT', 'LOG_LEVEL', 'DOCS_URL', 'ROOT_KEY', 'BODY_LIMIT_BYTES', 'VERIFICATIONS_RETAINED']) expect(text).toContain(name);
     for (const problem of err.problems) expect(err.message).toContain(problem);
   });
 

@@ -45,7 +45,8 @@ export class MemoryRateLimiter implements RateLimiter {
       const key = counterKey(check);
       const state = tentative.get(key) ?? rotate(this.counters.get(key), nowMs, check.durationMs);
       const eff = effective(state, nowMs, check.durationMs);
-      const own = eff + check.cost <= check.limit;
+      // A limit of 0 blocks: even a cost-0 read is denied (overrides of 0, inline limits of 0).
+      const own = check.limit > 0 && eff + check.cost <= check.limit;
       if (check.cost > 0 || tentative.has(key)) {
         tentative.set(key, { s: state.s, c: state.c + check.cost, p: state.p, durationMs: check.durationMs });
       }
@@ -61,7 +62,7 @@ export class MemoryRateLimiter implements RateLimiter {
       // (a sibling was denied) reports what is still available; a committed one what is left.
       remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
       resetAtMs: (state.s + 1) * check.durationMs,
-      retryAfterMs: own ? 0 : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
+      retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
     }));
     return { passed, results };
   }

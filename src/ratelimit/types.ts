@@ -7,7 +7,7 @@
 export interface LimitCheck {
   /** Identifies the counter, e.g. `vk:<identityId>:<name>`; the duration is appended by the limiter. */
   readonly counter: string;
-  /** Units allowed per window. 0 admits only cost-0 checks; overrides of 0 are sent with cost ≥ 1 so they deny. */
+  /** Units allowed per window; 0 blocks: every check is denied, cost 0 included. */
   readonly limit: number;
   readonly durationMs: number;
   /** Units to consume; 0 only reads. */

@@ -136,11 +136,16 @@ export function describeRateLimiter(impl: string, make: (now: () => number) => R
       for (let i = 0; i < 5; i++) expect((await single(limiter, check(counter, 5, 1000))).passed).toBe(true);
     });
 
-    it('a limit of 0 denies every cost above 0', async () => {
+    it('a limit of 0 blocks: every cost is denied, 0 included, and a group with it commits nothing', async () => {
       const { limiter, name } = setup(BASE + 10);
-      const r = await single(limiter, check(name(), 0, 1000, 1));
-      expect(r.passed).toBe(false);
-      expect(r.remaining).toBe(0);
+      for (const cost of [1, 0]) {
+        const r = await single(limiter, check(name(), 0, 1000, cost));
+        expect(r.passed).toBe(false);
+        expect(r.remaining).toBe(0);
+      }
+      const other = name('other');
+      expect((await group(limiter, check(other, 5, 1000, 1), check(name('zero'), 0, 1000, 0))).passed).toBe(false);
+      expect((await single(limiter, check(other, 5, 1000, 0))).remaining).toBe(5);
     });
 
     it('a group commits all or nothing: one failing check leaves every other counter unchanged', async () => {

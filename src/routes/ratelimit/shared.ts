@@ -95,10 +95,9 @@ export async function planCheck(overrides: OverrideStore, namespace: NamespaceRe
     counter: namespaceCounter(namespace.id, request.identifier),
     limit,
     durationMs: override?.duration ?? request.duration,
-    // An override of 0 blocks (keygate's decision; Unkey answers 500): denied with remaining 0 even
-    // for a cost-0 read, which the limiter alone would admit at limit 0. A cost of at least 1
-    // against a limit of 0 can never pass, so nothing is consumed and its group is denied.
-    cost: limit === 0 ? Math.max(1, request.cost) : request.cost,
+    // An override of 0 blocks (keygate's decision; Unkey answers 500): the limiter denies every
+    // check against a limit of 0, cost 0 included, so nothing is consumed and its group is denied.
+    cost: request.cost,
   };
   return override ? { check, overrideId: override.id } : { check };
 }

@@ -114,6 +114,19 @@ describe('ratelimit.limit → 200', () => {
     expect((await h.keygate.services.storage.namespaces.find(WORKSPACE_ID, namespace))!.id).toBe(record.id);
   });
 
+  test('namespace names are case-sensitive (spec §8, 35): `Case-NS` and `case-ns` are two namespaces with their own counters', async () => {
+    const upper = fresh('Case-NS');
+    const lower = upper.toLowerCase();
+    const identifier = 'same-user';
+    expect((await h.call('ratelimit.limit', { namespace: upper, identifier, limit: 1, duration: MINUTE })).body.data).toMatchObject({ success: true, remaining: 0 });
+    expect((await h.call('ratelimit.limit', { namespace: lower, identifier, limit: 1, duration: MINUTE })).body.data).toMatchObject({ success: true, remaining: 0 });
+    const a = (await h.keygate.services.storage.namespaces.find(WORKSPACE_ID, upper))!;
+    const b = (await h.keygate.services.storage.namespaces.find(WORKSPACE_ID, lower))!;
+    expect(a.name).toBe(upper);
+    expect(b.name).toBe(lower);
+    expect(a.id).not.toBe(b.id);
+  });
+
   test('different identifiers have separate counters', async () => {
     const a = fresh('alice');
     const b = fresh('bob');

@@ -57,6 +57,17 @@ describe('ratelimit.limit → 403', () => {
     expect(denied.body.error.detail).toContain(`ratelimit.${other.id}.limit`);
   });
 
+  test('permissions name namespaces by id (spec §8, 27): a grant naming the namespace by its name is not enough', async () => {
+    const ns = await existing();
+    const byName = await h.rootKey([`ratelimit.${ns.name}.limit`]);
+    const denied = await h.call('ratelimit.limit', { namespace: ns.name, identifier: 'by-name', limit: 1, duration: MINUTE }, { rootKey: byName });
+    expectError(denied, 403, 'forbidden');
+    expect(denied.body.error.detail).toContain(`ratelimit.${ns.id}.limit`);
+    const byId = await h.rootKey([`ratelimit.${ns.id}.limit`]);
+    const admitted = await h.call('ratelimit.limit', { namespace: ns.name, identifier: 'by-name', limit: 1, duration: MINUTE }, { rootKey: byId });
+    expect(admitted.body.data).toMatchObject({ success: true, remaining: 0 });
+  });
+
   test('a forbidden call consumes nothing from the counter', async () => {
     const ns = await existing();
     const key = await h.rootKey(['ratelimit.*.create_namespace']);

@@ -4,6 +4,10 @@
  */
 import { resolve } from 'node:path';
 
+import type { RedisSettings } from './redis/client.js';
+
+export type RatelimitFailMode = 'closed' | 'open';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -22,6 +26,10 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How many verification records are kept; the oldest beyond this are dropped. */
   readonly verificationsRetained: number;
+  /** Distributed mode when set (REDIS_URL or REDIS_CLUSTER_NODES); embedded LMDB otherwise. */
+  readonly redis: RedisSettings | null;
+  /** What a rate-limit check does when Redis cannot answer: deny (closed) or admit (open). */
+  readonly ratelimitFailMode: RatelimitFailMode;
 }
 
 /** Shortest ROOT_KEY accepted: anything shorter is guessable. */
@@ -63,6 +71,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`ROOT_KEY must be at least ${MIN_ROOT_KEY_LENGTH} characters without spaces`);
   }
 
+  const redisUrl = text('REDIS_URL', '');
+  const clusterText = text('REDIS_CLUSTER_NODES', '');
+  if (redisUrl && clusterText) problems.push('set either REDIS_URL or REDIS_CLUSTER_NODES, not both');
+  if (redisUrl && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push(`REDIS_URL must be a redis:// or rediss:// URL`);
+  const clusterNodes = clusterText === '' ? [] : clusterText.split(',').map((node) => node.trim()).map((node) => {
+    const match = /^([^\s:]+):(\d{1,5})$/.exec(node);
+    if (!match || Number(match[2]) > 65535) {
+      problems.push(`REDIS_CLUSTER_NODES must be host:port,host:port,… (got '${node}')`);
+      return { host: '', port: 0 };
+    }
+    return { host: match[1]!, port: Number(match[2]) };
+  });
+  const commandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 250, 1, 60_000);
+  const keyPrefix = text('REDIS_KEY_PREFIX', 'kg:');
+  const failMode = text('RATELIMIT_FAIL_MODE', 'closed') as RatelimitFailMode;
+  if (failMode !== 'closed' && failMode !== 'open') problems.push(`RATELIMIT_FAIL_MODE must be closed or open (got '${failMode}')`);
+  const redis: RedisSettings | null = redisUrl ? { url: redisUrl, commandTimeoutMs, keyPrefix }
+    : clusterNodes.length > 0 ? { clusterNodes, commandTimeoutMs, keyPrefix } : null;
+
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: text('HOST', '127.0.0.1'),
@@ -72,6 +99,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     verificationsRetained: int('VERIFICATIONS_RETAINED', 1_000_000, 100, 100_000_000),
+    redis,
+    ratelimitFailMode: failMode,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

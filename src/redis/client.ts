@@ -1,0 +1,93 @@
+/**
+ * createRedis: the one place ioredis clients are made, with the options the distributed mode
+ * relies on (shared/design/ratelimit.md §5.4): no offline queue (a command while disconnected
+ * fails at once instead of waiting), a command timeout (no request waits forever), masters only,
+ * and reconnection with capped backoff forever, so the service recovers by itself.
+ */
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { ServiceUnavailableError } from '../errors/api-error.js';
+
+export type RedisClient = Redis | Cluster;
+
+export interface RedisSettings {
+  /** `redis://host:port[/db]` for one Redis; exclusive with `clusterNodes`. */
+  readonly url?: string;
+  /** Seed nodes of a Redis Cluster. */
+  readonly clusterNodes?: readonly { host: string; port: number }[];
+  /** Longest a command may take before it fails. */
+  readonly commandTimeoutMs: number;
+  /** Prepended to every key keygate writes, so several deployments (or tests) can share a Redis. */
+  readonly keyPrefix: string;
+}
+
+/** Reconnect after 50, 100, … ms, never waiting more than 1 s between attempts. */
+const backoff = (attempt: number): number => Math.min(attempt * 50, 1_000);
+
+function nodeOptions(settings: RedisSettings, name: string): RedisOptions {
+  return {
+    connectionName: `keygate:${name}`,
+    enableOfflineQueue: false,
+    commandTimeout: settings.commandTimeoutMs,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: backoff,
+    // Pending commands of a dropped connection fail instead of being replayed: a script that may
+    // have run must not run twice (a limit would be counted twice).
+    autoResendUnfulfilledCommands: false,
+    lazyConnect: false,
+  };
+}
+
+/** A client for one purpose (`name` shows in CLIENT LIST): storage, limiter, pub/sub. */
+export function createRedis(settings: RedisSettings, name: string): RedisClient {
+  if (settings.clusterNodes && settings.clusterNodes.length > 0) {
+    const options: ClusterOptions = {
+      enableOfflineQueue: false,
+      scaleReads: 'master',
+      redisOptions: nodeOptions(settings, name),
+      clusterRetryStrategy: backoff,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      retryDelayOnTryAgain: 100,
+      maxRedirections: 4,
+      slotsRefreshTimeout: 2_000,
+      slotsRefreshInterval: 5_000,
+    };
+    return new Cluster([...settings.clusterNodes], options);
+  }
+  if (!settings.url) throw new Error('createRedis needs a url or cluster nodes');
+  return new Redis(settings.url, nodeOptions(settings, name));
+}
+
+/** Resolves once the client can take commands; rejects after `timeoutMs` with a clear message. */
+export async function waitUntilReady(client: RedisClient, what: string, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('ready', onReady);
+      reject(new Error(`${what} is not reachable (waited ${timeoutMs} ms); check REDIS_URL / REDIS_CLUSTER_NODES`));
+    }, timeoutMs);
+    const onReady = (): void => { clearTimeout(timer); resolve(); };
+    client.once('ready', onReady);
+  });
+}
+
+/**
+ * Errors that mean Redis could not answer (down, unreachable, timed out, cluster slots not
+ * served) rather than a bug: they become the product spec's 503.
+ */
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const text = `${err.name} ${err.message}`;
+  return /Command timed out|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CLUSTERDOWN|TRYAGAIN|MaxRetriesPerRequest|None of startup nodes|Failed to refresh slots|ClusterAllFailedError|LOADING|MASTERDOWN|enableOfflineQueue/i.test(text);
+}
+
+/** Runs a Redis operation; an unavailable Redis becomes ServiceUnavailableError (a 503). */
+export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (err) {
+    if (isUnavailable(err)) throw new ServiceUnavailableError((err as Error).message, { cause: err });
+    throw err;
+  }
+}

@@ -30,6 +30,9 @@ export interface Config {
   readonly redis: RedisSettings | null;
   /** What a rate-limit check does when Redis cannot answer: deny (closed) or admit (open). */
   readonly ratelimitFailMode: RatelimitFailMode;
+  /** Distributed mode: entries of the in-process record cache, and how long one may live. */
+  readonly cacheMaxEntries: number;
+  readonly cacheTtlMs: number;
 }
 
 /** Shortest ROOT_KEY accepted: anything shorter is guessable. */
@@ -101,6 +104,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verificationsRetained: int('VERIFICATIONS_RETAINED', 1_000_000, 100, 100_000_000),
     redis,
     ratelimitFailMode: failMode,
+    cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
+    cacheTtlMs: int('CACHE_TTL_MS', 10_000, 100, 600_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -21,7 +21,7 @@ export interface Keygate {
 export async function startKeygate(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Keygate> {
   // Load the HTTP engine first: without it nothing else is worth opening.
   const uws = loadNativeUws();
-  const services = buildServices(config, log);
+  const services = await buildServices(config, log);
   try {
     const outcome = await syncEnvRootKey(services.storage.rootKeys, config.rootKey);
     if (outcome === 'registered') log.info('ROOT_KEY registered as root key rk_env with every permission');

@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
       docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048, verificationsRetained: 5000,
-      redis: null, ratelimitFailMode: 'closed',
+      redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 10_000,
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
   });
@@ -83,5 +83,24 @@ describe('loadConfig', () => {
       expect(String(err)).not.toContain(secret);
       expect(JSON.stringify({ ...err, message: err.message })).not.toContain(secret);
     }
+  });
+});
+
+describe('distributed-mode settings', () => {
+  it('REDIS_URL or REDIS_CLUSTER_NODES switch to Redis; neither keeps the embedded mode', () => {
+    expect(loadConfig({}).redis).toBeNull();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6390/2' }).redis).toEqual({ url: 'redis://127.0.0.1:6390/2', commandTimeoutMs: 250, keyPrefix: 'kg:' });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7001, 127.0.0.1:7002', REDIS_COMMAND_TIMEOUT_MS: '80', REDIS_KEY_PREFIX: 'prod:' }).redis).toEqual({
+      clusterNodes: [{ host: '127.0.0.1', port: 7001 }, { host: '127.0.0.1', port: 7002 }], commandTimeoutMs: 80, keyPrefix: 'prod:',
+    });
+    expect(loadConfig({ RATELIMIT_FAIL_MODE: 'open' }).ratelimitFailMode).toBe('open');
+  });
+
+  it('refuses both at once, malformed nodes, a bad URL and an unknown fail mode, naming each', () => {
+    const err = configError({
+      REDIS_URL: 'http://x', REDIS_CLUSTER_NODES: 'nohost,127.0.0.1:99999', RATELIMIT_FAIL_MODE: 'maybe', CACHE_TTL_MS: '5',
+    });
+    const text = err.problems.join('\n');
+    for (const part of ['not both', 'REDIS_URL must be', "'nohost'", "'127.0.0.1:99999'", 'RATELIMIT_FAIL_MODE', 'CACHE_TTL_MS']) expect(text).toContain(part);
   });
 });

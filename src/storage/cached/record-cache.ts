@@ -1,0 +1,95 @@
+/**
+ * The in-process cache of records verification reads on every request (keys by hash, root keys,
+ * APIs, identities, role permissions, namespaces, overrides), for the distributed mode where each
+ * read would otherwise be a Redis round trip. Entries, negative ones included, live at most
+ * `ttlMs` (a safety net); any change is evicted here at once and on every other replica through
+ * the invalidation bus. While the bus is not live the cache is bypassed, so a replica that cannot
+ * hear about changes never answers from memory.
+ */
+import type { Invalidation, InvalidationListener } from '../../cache/invalidation.js';
+import { Lru } from '../../cache/lru.js';
+import type { Logger } from '../../obs/log.js';
+
+export interface CacheBus {
+  readonly live: boolean;
+  publish(message: Invalidation): Promise<void>;
+  listen(listener: InvalidationListener): void;
+}
+
+export interface RecordCacheOptions {
+  readonly maxEntries: number;
+  readonly ttlMs: number;
+}
+
+export class RecordCache implements InvalidationListener {
+  private readonly areas = new Map<string, Lru<unknown>>();
+  /** Bumped by every eviction: a read that started before it must not store what it loaded. */
+  private generation = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly bus: CacheBus, private readonly options: RecordCacheOptions, private readonly log: Logger) {
+    bus.listen(this);
+  }
+
+  private area(name: string): Lru<unknown> {
+    let lru = this.areas.get(name);
+    if (!lru) this.areas.set(name, lru = new Lru(this.options.maxEntries, this.options.ttlMs));
+    return lru;
+  }
+
+  /** The cached value, or `load()`'s, stored unless an eviction happened while it loaded. */
+  async read<V>(area: string, key: string, load: () => Promise<V>): Promise<V> {
+    if (!this.bus.live) return load();
+    const lru = this.area(area);
+    const hit = lru.get(key);
+    if (hit !== undefined) {
+      this.hits++;
+      return hit as V;
+    }
+    this.misses++;
+    const generation = this.generation;
+    const value = await load();
+    if (this.bus.live && generation === this.generation) lru.set(key, value);
+    return value;
+  }
+
+  /** After a change: evict here now, then on every replica. A failed publish leaves the TTL. */
+  async changed(area: string, key?: string): Promise<void> {
+    this.evict(area, key);
+    try {
+      await this.bus.publish(key === undefined ? { area } : { area, key });
+    } catch (err) {
+      this.log.warn({ err, area }, 'cache invalidation could not be published; other replicas rely on the cache TTL');
+    }
+  }
+
+  onMessage(message: Invalidation): void {
+    this.evict(message.area, message.key);
+  }
+
+  onLiveChanged(): void {
+    // Down: what is cached can no longer be trusted. Up: messages may have been missed meanwhile.
+    this.clear();
+  }
+
+  clear(): void {
+    this.generation++;
+    for (const lru of this.areas.values()) lru.clear();
+  }
+
+  private evict(area: string, key: string | undefined): void {
+    this.generation++;
+    const lru = this.areas.get(area);
+    if (!lru) return;
+    if (key === undefined) lru.clear();
+    else lru.delete(key);
+  }
+
+  /** Entries held, over all areas. */
+  get size(): number {
+    let n = 0;
+    for (const lru of this.areas.values()) n += lru.size;
+    return n;
+  }
+}

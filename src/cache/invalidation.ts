@@ -27,6 +27,11 @@ export interface InvalidationListener {
 
 /** Failed reconnects to one node before the bus tries the next seed node. */
 const ATTEMPTS_PER_NODE = 3;
+/**
+ * A node that hangs (TCP open, nothing answers) never closes the connection, so the bus pings its
+ * subscriber this often and reconnects when a ping is not answered within the same time.
+ */
+const HEARTBEAT_MS = 1_000;
 
 export class RedisInvalidationBus {
   private readonly listeners: InvalidationListener[] = [];
@@ -34,6 +39,7 @@ export class RedisInvalidationBus {
   private nodeIndex = 0;
   private subscriber: Redis | undefined;
   private closed = false;
+  private heartbeat: NodeJS.Timeout | undefined;
   live = false;
 
   constructor(private readonly publisher: RedisClient, settings: RedisSettings, private readonly channel: string, private readonly log: Logger) {
@@ -56,6 +62,19 @@ export class RedisInvalidationBus {
   /** Resolves once subscribed the first time. */
   async start(): Promise<void> {
     await new Promise<void>((resolve) => this.connect(resolve));
+    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private checkAlive(): void {
+    const subscriber = this.subscriber;
+    if (!subscriber || !this.live) return;
+    const timer = setTimeout(() => {
+      this.log.warn('cache invalidation channel does not answer: reconnecting');
+      this.setLive(false);
+      subscriber.disconnect(true);
+    }, HEARTBEAT_MS);
+    subscriber.ping().then(() => clearTimeout(timer), () => { /* the timer decides */ });
   }
 
   private connect(firstSubscribed?: () => void): void {
@@ -118,6 +137,7 @@ export class RedisInvalidationBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     this.subscriber?.disconnect();
   }
 }

@@ -8,7 +8,7 @@ import { RedisInvalidationBus } from '../../src/cache/invalidation.js';
 import { createLogger } from '../../src/obs/log.js';
 import { createRedis, waitUntilReady, type RedisClient } from '../../src/redis/client.js';
 import { RecordCache } from '../../src/storage/cached/record-cache.js';
-import { cli } from '../support/redis-servers.js';
+import { cli, startRedisStandalone } from '../support/redis-servers.js';
 
 const log = createLogger('silent', new Writable({ write(_c, _e, done) { done(); } }));
 
@@ -90,5 +90,31 @@ describe('record cache over Redis pub/sub', () => {
     await cache.read('key', 'h3', load);
     await cache.read('key', 'h3', load);
     expect(loads).toBe(3);
+  });
+});
+
+describe('record cache when the subscribed node hangs', () => {
+  test('a node that stops answering (SIGSTOP) is noticed by the heartbeat: the cache is bypassed', async () => {
+    const server = await startRedisStandalone();
+    const settings = { url: server.url, commandTimeoutMs: 500, keyPrefix: 'kg-test-hang:' };
+    const client = createRedis(settings, 'test');
+    const bus = new RedisInvalidationBus(client, settings, 'kg-test-hang:invalidate', log);
+    try {
+      await waitUntilReady(client, 'redis', 5_000);
+      await bus.start();
+      const cache = new RecordCache(bus, { maxEntries: 100, ttlMs: 60_000 }, log);
+      await cache.read('key', 'h', async () => 'cached');
+      process.kill(server.pid, 'SIGSTOP');
+      const noticedAfterMs = await until(() => !bus.live, 5_000);
+      expect(noticedAfterMs).toBeLessThan(3_000);
+      expect(cache.size).toBe(0);
+      process.kill(server.pid, 'SIGCONT');
+      await until(() => bus.live, 10_000);
+    } finally {
+      try { process.kill(server.pid, 'SIGCONT'); } catch { /* already gone */ }
+      await bus.close();
+      client.disconnect();
+      await server.stop(true);
+    }
   });
 });

@@ -38,11 +38,14 @@ function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<str
 
 export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, requested: readonly RequestedLimit[] | undefined): AppliedLimit[] {
   const merged = mergedConfigs(key, identity);
+  // One owner for every check of the verification, so the Redis limiter keeps them in one slot
+  // and commits them in one script (all or nothing without compensation).
+  const limitOwner = identity?.id ?? key.id;
   const applied = new Map<string, AppliedLimit>();
-  const fromConfig = ({ config, owner }: Source, cost: number): AppliedLimit => ({
+  const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => ({
     check: {
-      counter: owner === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name),
-      limit: config.limit, durationMs: config.duration, cost,
+      counter: source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name),
+      owner: limitOwner, limit: config.limit, durationMs: config.duration, cost,
     },
     id: config.id, name: config.name, autoApply: config.autoApply,
   });
@@ -50,7 +53,7 @@ export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, r
   for (const r of requested ?? []) {
     if (r.limit !== undefined && r.duration !== undefined) {
       applied.set(r.name, {
-        check: { counter: keyCounter(key.id, r.name), limit: r.limit, durationMs: r.duration, cost: r.cost },
+        check: { counter: keyCounter(key.id, r.name), owner: limitOwner, limit: r.limit, durationMs: r.duration, cost: r.cost },
         id: '', name: r.name, autoApply: false,
       });
       continue;

@@ -7,6 +7,14 @@
 export interface LimitCheck {
   /** Identifies the counter, e.g. `vk:<identityId>:<name>`; the duration is appended by the limiter. */
   readonly counter: string;
+  /**
+   * Whose counter this is. Checks with the same owner are stored together (one Redis Cluster
+   * slot), so a group whose checks share one owner commits atomically in one script call; a group
+   * spanning owners is compensated instead (see RateLimiter). verifyKey uses the identity id when
+   * the key has one, else the key id; ratelimit.limit/multiLimit use the identifier. Absent: the
+   * counter is its own owner. The memory limiter ignores it.
+   */
+  readonly owner?: string;
   /** Units allowed per window; 0 blocks: every check is denied, cost 0 included. */
   readonly limit: number;
   readonly durationMs: number;
@@ -45,8 +53,13 @@ export interface LimitGroupResult {
  *
  * Each group commits all or nothing: a group is consumed only if every one of its checks passes.
  * A denial is a normal result, not a rejection; the promise rejects only when the limiter cannot
- * reach a decision. Groups are evaluated in order, so later groups see earlier commits.
- * Safe to call concurrently.
+ * reach a decision (the Redis limiter in fail mode `closed`: ServiceUnavailableError). Groups are
+ * evaluated in order, so later groups see earlier commits. Safe to call concurrently.
+ *
+ * Atomicity in the Redis limiter: a group whose checks share one owner is all or nothing in one
+ * script. A group spanning owners (multiLimit across identifiers) runs per owner; if any part is
+ * denied, the committed parts are refunded, so another request may briefly see the refunded cost
+ * (false denials only, never over-admission).
  */
 export interface RateLimiter {
   limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]>;

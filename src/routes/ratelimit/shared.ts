@@ -93,6 +93,9 @@ export async function planCheck(overrides: OverrideStore, namespace: NamespaceRe
   const limit = override?.limit ?? request.limit;
   const check: LimitCheck = {
     counter: namespaceCounter(namespace.id, request.identifier),
+    // One owner per identifier: one user's counters across namespaces share a Redis slot, so a
+    // multiLimit for one identifier is atomic; across identifiers it is compensated.
+    owner: request.identifier,
     limit,
     durationMs: override?.duration ?? request.duration,
     // An override of 0 blocks (keygate's decision; Unkey answers 500): the limiter denies every

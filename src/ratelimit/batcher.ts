@@ -1,0 +1,136 @@
+/**
+ * Batching for the Redis limiter (shared/design/ratelimit.md §5.2): groups queued during one
+ * event-loop turn are flushed together; the flush buckets them by Cluster slot so that each slot
+ * gets one script call carrying all its groups, and calls for one node go out as one pipeline.
+ */
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../redis/client.js';
+import type { LuaScript } from '../redis/scripts.js';
+import type { KeyedCheck, ScriptCall } from './redis-check-call.js';
+
+/** Collects items until the end of the current turn (setImmediate), then hands them over at once. */
+export class TurnQueue<T> {
+  private items: T[] = [];
+  private scheduled = false;
+
+  constructor(private readonly flush: (items: T[]) => void) {}
+
+  push(item: T): void {
+    this.items.push(item);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const items = this.items;
+      this.items = [];
+      this.flush(items);
+    });
+  }
+}
+
+/** The checks of one group that live in one slot (indexes into the group's checks). */
+export interface Part<G> {
+  readonly group: G;
+  readonly indexes: number[];
+  readonly keyed: KeyedCheck[];
+}
+
+/** Parts per slot, in arrival order. */
+export type Round<G> = Map<number, Part<G>[]>;
+
+/**
+ * Splits groups into rounds that run one after the other. Single-slot groups ride in the
+ * earliest round their slot allows. A group spanning slots takes one round for all its parts;
+ * later groups touching any of those slots wait for the next round, because the spanning group
+ * may still be refunded, and later groups must see its final outcome (groups run in order).
+ */
+export function planRounds<G extends { readonly keyed: readonly KeyedCheck[] }>(groups: readonly G[]): Round<G>[] {
+  const rounds: Round<G>[] = [];
+  const nextRound = new Map<number, number>();
+  for (const group of groups) {
+    const bySlot = new Map<number, Part<G>>();
+    group.keyed.forEach((k, i) => {
+      const part = bySlot.get(k.slot) ?? { group, indexes: [], keyed: [] };
+      part.indexes.push(i);
+      part.keyed.push(k);
+      bySlot.set(k.slot, part);
+    });
+    const round = Math.max(...[...bySlot.keys()].map((slot) => nextRound.get(slot) ?? 0));
+    if (bySlot.size > 1) for (const slot of bySlot.keys()) nextRound.set(slot, round + 1);
+    const target = rounds[round] ?? (rounds[round] = new Map());
+    for (const [slot, part] of bySlot) {
+      const list = target.get(slot);
+      if (list) list.push(part); else target.set(slot, [part]);
+    }
+  }
+  return rounds.filter((r) => r !== undefined);
+}
+
+/** Cuts a slot's parts into calls of at most `maxChecks` checks (one part is never split). */
+export function chunkParts<P extends { readonly keyed: readonly unknown[] }>(parts: readonly P[], maxChecks: number): P[][] {
+  const chunks: P[][] = [];
+  let current: P[] = [];
+  let size = 0;
+  for (const part of parts) {
+    if (current.length > 0 && size + part.keyed.length > maxChecks) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(part);
+    size += part.keyed.length;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+export interface SlotCall extends ScriptCall {
+  readonly slot: number;
+}
+
+const settle = (promise: Promise<unknown>): Promise<Settled> => promise.then((value) => ({ ok: true, value }), (error: unknown) => ({ ok: false, error }));
+
+const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
+
+/** Which connection serves a slot: one for a standalone Redis, the slot's master on a Cluster. */
+function nodeOf(client: RedisClient, slot: number): string {
+  if (!(client instanceof Cluster)) return 'standalone';
+  return client.slots[slot]?.[0] ?? `unmapped:${slot}`;
+}
+
+/**
+ * Sends every call at once: one pipeline per node when a node gets several calls, else a plain
+ * EVALSHA. Never retries a failed call (a timed-out script may have run), except on NOSCRIPT,
+ * which means the script did not run: then the source is sent once with EVAL.
+ */
+export async function sendScripts(client: RedisClient, script: LuaScript, calls: readonly SlotCall[]): Promise<Settled[]> {
+  const out: Settled[] = new Array<Settled>(calls.length);
+  const byNode = new Map<string, number[]>();
+  calls.forEach((call, i) => {
+    const node = nodeOf(client, call.slot);
+    const list = byNode.get(node);
+    if (list) list.push(i); else byNode.set(node, [i]);
+  });
+  const evalSource = (call: SlotCall): Promise<unknown> => client.call('EVAL', script.source, call.keys.length, ...call.keys, ...call.args);
+  await Promise.all([...byNode.values()].map(async (indexes) => {
+    if (indexes.length === 1) {
+      const call = calls[indexes[0]!]!;
+      out[indexes[0]!] = await settle(script.run(client, call.keys, call.args));
+      return;
+    }
+    const pipeline = client.pipeline();
+    for (const i of indexes) pipeline.evalsha(script.sha, calls[i]!.keys.length, ...calls[i]!.keys, ...calls[i]!.args);
+    const replies = await settle(pipeline.exec());
+    await Promise.all(indexes.map(async (i, j) => {
+      if (!replies.ok) {
+        out[i] = replies;
+        return;
+      }
+      const [error, value] = (replies.value as [Error | null, unknown][] | null)?.[j] ?? [new Error('pipeline returned no reply'), null];
+      out[i] = !error ? { ok: true, value } : isNoScript(error) ? await settle(evalSource(calls[i]!)) : { ok: false, error };
+    }));
+  }));
+  return out;
+}

@@ -1,0 +1,241 @@
+/**
+ * RateLimiter over Redis or Redis Cluster (shared/design/ratelimit.md §5): Redis is the authority
+ * for every check that is not denied locally, time comes from Redis TIME, and one script call per
+ * slot per event-loop turn evaluates all queued groups of that slot (lua/ratelimit-check.lua).
+ *
+ * Atomicity: a group whose checks share one owner (one slot) is all or nothing inside one script.
+ * A group spanning owners runs one part per slot; if any part is denied, the committed parts are
+ * refunded (lua/ratelimit-refund.lua). Until the refund lands, other requests may see the extra
+ * cost: false denials only, never over-admission.
+ */
+import { Cluster } from 'ioredis';
+import { ServiceUnavailableError } from '../errors/api-error.js';
+import type { Logger } from '../obs/log.js';
+import { isUnavailable, type RedisClient } from '../redis/client.js';
+import { LuaScript } from '../redis/scripts.js';
+import { chunkParts, planRounds, sendScripts, TurnQueue, type Part, type Round } from './batcher.js';
+import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
+import { DenyCache } from './redis-deny-cache.js';
+import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mode.js';
+import { checkKeyPrefix, limiterKey, slotOf } from './redis-keys.js';
+import type { LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
+
+const CHECK = LuaScript.load('ratelimit-check');
+const REFUND = LuaScript.load('ratelimit-refund');
+
+export interface RedisLimiterOptions {
+  readonly client: RedisClient;
+  /** Prepended to every limiter key (no `{` or `}`). */
+  readonly keyPrefix: string;
+  /** What a check answers when Redis cannot: reject (503) or pass. */
+  readonly failMode: FailMode;
+  readonly log: Logger;
+  /** Tests only: the script uses this clock instead of Redis TIME (the contract's injected time). */
+  readonly now?: () => number;
+  /** Most checks one script call carries; a slot with more queued gets several calls. */
+  readonly maxChecksPerCall?: number;
+  /** Most counters the deny-only cache keeps. */
+  readonly denyCacheEntries?: number;
+}
+
+/** Counters for tests and the bench. */
+export interface RedisLimiterStats {
+  /** ratelimit-check calls sent. */
+  scriptsSent: number;
+  /** Group parts those calls evaluated (a group spanning slots counts once per slot). */
+  groupsEvaluated: number;
+  /** Groups denied from the local cache without a Redis call. */
+  localDenials: number;
+  refundsSent: number;
+  /** Group parts Redis could not answer (fail mode applied). */
+  unavailable: number;
+}
+
+interface Pending {
+  readonly keyed: KeyedCheck[];
+  resolve(result: LimitGroupResult): void;
+  reject(error: unknown): void;
+}
+
+type Outcome = { readonly ok: true; readonly group: DecodedGroup } | { readonly ok: false; readonly error: unknown };
+
+export class RedisRateLimiter implements RateLimiter {
+  readonly stats: RedisLimiterStats = { scriptsSent: 0, groupsEvaluated: 0, localDenials: 0, refundsSent: 0, unavailable: 0 };
+  private readonly client: RedisClient;
+  private readonly keyPrefix: string;
+  private readonly isCluster: boolean;
+  private readonly cache: DenyCache;
+  private readonly warning: ThrottledWarning;
+  private readonly queue = new TurnQueue<Pending>((items) => this.track(this.flush(items)));
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Server time minus local time, from the last reply (see localNow). */
+  private offsetMs = 0;
+  private closed = false;
+
+  constructor(private readonly options: RedisLimiterOptions) {
+    this.client = options.client;
+    this.keyPrefix = checkKeyPrefix(options.keyPrefix);
+    this.isCluster = options.client instanceof Cluster;
+    this.cache = new DenyCache(options.denyCacheEntries ?? 100_000);
+    this.warning = new ThrottledWarning(options.log);
+  }
+
+  async limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
+    if (this.closed) throw new Error('the rate limiter is closed');
+    return Promise.all(groups.map((group) => new Promise<LimitGroupResult>((resolve, reject) => {
+      const keyed = group.checks.map((check): KeyedCheck => {
+        const key = limiterKey(this.keyPrefix, check.owner ?? check.counter, check.counter, check.durationMs);
+        // A standalone Redis has no slots: everything of a turn can share one script call.
+        return { check, key, slot: this.isCluster ? slotOf(key) : 0 };
+      });
+      if (keyed.length === 0) resolve({ passed: true, results: [] });
+      else this.queue.push({ keyed, resolve, reject });
+    })));
+  }
+
+  /** Waits for calls already sent; the client belongs to the caller and stays open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.inFlight]);
+  }
+
+  /**
+   * Estimated server time for local decisions. The offset is measured as server time minus the
+   * local time at *sending*, so it errs towards a later server time; the effective count only
+   * falls as time passes, so the error makes local denials rarer, never wrong.
+   */
+  private localNow(): number {
+    return this.options.now ? this.options.now() : Date.now() + this.offsetMs;
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async flush(items: Pending[]): Promise<void> {
+    try {
+      const nowMs = this.localNow();
+      const toRedis: Pending[] = [];
+      // A key already on its way to Redis in this flush may change before a later group runs, so
+      // groups naming it are decided by Redis too (in order, in the same call).
+      const sent = new Set<string>();
+      for (const pending of items) {
+        const local = pending.keyed.some((k) => sent.has(k.key)) ? null : this.cache.tryDeny(pending.keyed, nowMs);
+        if (local) {
+          this.stats.localDenials++;
+          pending.resolve(local);
+          continue;
+        }
+        for (const k of pending.keyed) sent.add(k.key);
+        toRedis.push(pending);
+      }
+      for (const round of planRounds(toRedis)) await this.runRound(round);
+    } catch (error) {
+      // A bug, not an outage: nobody may wait forever (settling twice is a no-op).
+      for (const pending of items) pending.reject(error);
+    }
+  }
+
+  private async runRound(round: Round<Pending>): Promise<void> {
+    const sentAtMs = this.options.now ? this.options.now() : Date.now();
+    // With injected time the script's clock is unrelated to real time, so real TTLs get a long
+    // slack (tests run for seconds on windows of one second); normally 1 s covers clock skew.
+    const ttlSlackMs = this.options.now ? 600_000 : 1_000;
+    const calls: { slot: number; parts: Part<Pending>[] }[] = [];
+    for (const [slot, parts] of round) for (const chunk of chunkParts(parts, this.options.maxChecksPerCall ?? 256)) calls.push({ slot, parts: chunk });
+    const encoded = calls.map(({ slot, parts }) => ({ slot, ...encodeCheckCall(parts.map((p) => p.keyed), this.options.now ? sentAtMs : undefined, ttlSlackMs) }));
+    this.stats.scriptsSent += calls.length;
+    this.stats.groupsEvaluated += calls.reduce((n, c) => n + c.parts.length, 0);
+    const replies = await sendScripts(this.client, CHECK, encoded);
+
+    const outcomes = new Map<Pending, { part: Part<Pending>; outcome: Outcome }[]>();
+    calls.forEach(({ parts }, i) => {
+      let outcomeOf: (j: number) => Outcome;
+      const reply = replies[i]!;
+      try {
+        if (!reply.ok) throw reply.error;
+        const decoded = decodeCheckReply(reply.value, parts.map((p) => p.keyed));
+        if (!this.options.now) this.offsetMs = decoded.nowMs - sentAtMs;
+        outcomeOf = (j) => ({ ok: true, group: decoded.groups[j]! });
+      } catch (error) {
+        outcomeOf = () => ({ ok: false, error });
+      }
+      parts.forEach((part, j) => {
+        const outcome = outcomeOf(j);
+        if (outcome.ok) this.learn(part, outcome.group);
+        const list = outcomes.get(part.group) ?? [];
+        list.push({ part, outcome });
+        outcomes.set(part.group, list);
+      });
+    });
+    const refunds: { part: Part<Pending>; results: readonly LimitCheckResult[] }[] = [];
+    const answers = [...outcomes].map(([pending, parts]) => this.settle(pending, parts, refunds));
+    // Refunds land before anyone hears of the denial and before the next round, so neither the
+    // caller's next request nor later groups on these slots can see the cost given back.
+    if (refunds.length > 0) await this.refund(refunds);
+    for (const answer of answers) answer();
+  }
+
+  /** Feeds the deny cache: every counter of a denied group, fresher states of kept ones. */
+  private learn(part: Part<Pending>, group: DecodedGroup): void {
+    group.results.forEach((r, k) => {
+      const { key, check } = part.keyed[k]!;
+      if (group.passed) this.cache.refresh(key, r.state, check.durationMs);
+      else this.cache.remember(key, r.state, check.durationMs);
+    });
+  }
+
+  /** Combines a group's parts into its answer (given out by the returned function); queues refunds. */
+  private settle(pending: Pending, parts: { part: Part<Pending>; outcome: Outcome }[], refunds: { part: Part<Pending>; results: readonly LimitCheckResult[] }[]): () => void {
+    const committed = parts.flatMap(({ part, outcome }) => (outcome.ok && outcome.group.passed ? [{ part, results: outcome.group.results }] : []));
+    const failed = parts.flatMap(({ outcome }) => (outcome.ok ? [] : [outcome.error]));
+    const bug = failed.find((error) => !isUnavailable(error));
+    this.stats.unavailable += failed.filter(isUnavailable).length;
+    if (bug !== undefined || (failed.length > 0 && this.options.failMode === 'closed')) {
+      refunds.push(...committed);
+      if (bug !== undefined) return () => pending.reject(bug);
+      this.warning.warn(failed[0], 'rate limiter: Redis unavailable, failing closed');
+      return () => pending.reject(new ServiceUnavailableError('The rate limiter cannot reach Redis.', { cause: failed[0] }));
+    }
+    if (failed.length > 0) this.warning.warn(failed[0], 'rate limiter: Redis unavailable, failing open');
+    const results = new Array<LimitCheckResult>(pending.keyed.length);
+    const nowMs = this.localNow();
+    for (const { part, outcome } of parts) {
+      part.indexes.forEach((index, k) => {
+        if (!outcome.ok) results[index] = failOpenResult(part.keyed[k]!.check, nowMs);
+        else {
+          const { state: _state, ...result } = outcome.group.results[k]!;
+          results[index] = result;
+        }
+      });
+    }
+    const passed = results.every((r) => r.passed);
+    if (!passed && committed.length > 0) {
+      refunds.push(...committed);
+      // Those parts are given back: report what is still available (remaining before the cost).
+      for (const { part } of committed) {
+        part.indexes.forEach((index, k) => {
+          const r = results[index]!;
+          results[index] = { ...r, remaining: r.remaining + part.keyed[k]!.check.cost };
+        });
+      }
+    }
+    return () => pending.resolve({ passed, results });
+  }
+
+  private async refund(refunds: readonly { part: Part<Pending>; results: readonly LimitCheckResult[] }[]): Promise<void> {
+    const calls = refunds.flatMap(({ part, results }) => {
+      const call = encodeRefundCall(part.keyed, results);
+      return call ? [{ slot: part.keyed[0]!.slot, ...call }] : [];
+    });
+    this.stats.refundsSent += calls.length;
+    const replies = await sendScripts(this.client, REFUND, calls);
+    calls.forEach((call, i) => {
+      for (const key of call.keys) this.cache.forget(key);
+      const reply = replies[i]!;
+      // Not retried (it may have run); the surplus only denies early and expires with the window.
+      if (!reply.ok) this.warning.warn(reply.error, 'rate limiter: refund of a multi-owner group failed');
+    });
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * lua/ratelimit-check.lua and lua/ratelimit-refund.lua on their own against a real Redis, with the
+ * time override, plus cross-slot safety on the shared Cluster.
+ */
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRedis, waitUntilReady } from '../../src/redis/client.js';
+import { LuaScript } from '../../src/redis/scripts.js';
+import { limiterKey, slotOf } from '../../src/ratelimit/redis-keys.js';
+import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
+import { effective, retryAfter, rotate } from '../../src/ratelimit/sliding-window.js';
+
+const CHECK = LuaScript.load('ratelimit-check');
+const REFUND = LuaScript.load('ratelimit-refund');
+const BASE = 1_700_000_040_000; // a multiple of every duration used here
+const SEQ = BASE / 1000;
+
+const redis = createRedis({ url: inject('redisUrl'), commandTimeoutMs: 2_000, keyPrefix: '' }, 'test-lua');
+beforeAll(() => waitUntilReady(redis, 'test redis', 10_000));
+afterAll(() => redis.disconnect());
+
+/** A fresh key (the script only ever sees the keys it is given). */
+const fresh = (): string => `kg-test:lua:{${randomUUID()}}:c:1000`;
+
+/** [keyIndex, limit, durationMs, cost] per check, groups of checks. */
+type Check = [number, number, number, number];
+async function run(keys: string[], now: number | '', groups: Check[][], slackMs = 1_000): Promise<number[]> {
+  const args = [String(now), String(slackMs), String(groups.length), ...groups.flatMap((g) => [String(g.length), ...g.flat().map(String)])];
+  return await CHECK.run(redis, keys, args) as number[];
+}
+
+/** One single-check group: [groupPassed, passed, remaining, resetAtMs, retryAfterMs, c, p]. */
+async function one(key: string, now: number, limit: number, cost: number, durationMs = 1000): Promise<number[]> {
+  return (await run([key], now, [[[1, limit, durationMs, cost]]])).slice(1);
+}
+
+const stored = async (key: string) => redis.hgetall(key);
+
+describe('ratelimit-check.lua', () => {
+  it('first call: passes, writes {s, c, p} with a TTL of 2 × duration + slack, returns the time used', async () => {
+    const key = fresh();
+    const reply = await run([key], BASE + 250, [[[1, 10, 1000, 3]]], 500);
+    expect(reply).toEqual([BASE + 250, 1, 1, 7, BASE + 1000, 0, 3, 0]);
+    expect(await stored(key)).toEqual({ s: String(SEQ), c: '3', p: '0' });
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(2_000);
+    expect(ttl).toBeLessThanOrEqual(2_500);
+  });
+
+  it('window rollover: the old count becomes p, weighted by floor; PEXPIRE only when the window changes', async () => {
+    const key = fresh();
+    await one(key, BASE + 500, 10, 8);
+    await redis.pexpire(key, 60_000);
+    // Same window: HINCRBY only, the TTL is left alone.
+    await one(key, BASE + 600, 10, 1);
+    expect(await redis.pttl(key)).toBeGreaterThan(50_000);
+    // 30 % into the next window: eff = floor(9 · 0.7) = 6, so 4 pass and 5 do not. Cost 5 fits
+    // once floor(9 · left / 1000) ≤ 5 ⇔ left ≤ 666, i.e. at BASE + 1334: 34 ms from now.
+    expect(await one(key, BASE + 1300, 10, 5)).toEqual([0, 0, 0, BASE + 2000, 34, 0, 9]);
+    expect(await one(key, BASE + 1300, 10, 4)).toEqual([1, 1, 0, BASE + 2000, 0, 4, 9]);
+    expect(await stored(key)).toEqual({ s: String(SEQ + 1), c: '4', p: '9' });
+    expect(await redis.pttl(key)).toBeLessThanOrEqual(3_000);
+    // Two windows on, nothing weighs any more.
+    expect(await one(key, BASE + 3000, 10, 0)).toEqual([1, 1, 10, BASE + 4000, 0, 0, 0]);
+  });
+
+  it('a clock step back keeps the stored window and its counts', async () => {
+    const key = fresh();
+    await one(key, BASE + 1900, 10, 6);
+    const back = await one(key, BASE + 950, 10, 4);
+    expect(back).toEqual([1, 1, 0, BASE + 2000, 0, 10, 0]);
+    expect(await stored(key)).toEqual({ s: String(SEQ + 1), c: '10', p: '0' });
+    expect((await one(key, BASE + 950, 10, 1)).slice(0, 3)).toEqual([0, 0, 0]);
+  });
+
+  it('cost 0 reads without writing; a limit of 0 denies everything and writes nothing', async () => {
+    const key = fresh();
+    expect(await one(key, BASE, 5, 0)).toEqual([1, 1, 5, BASE + 1000, 0, 0, 0]);
+    expect(await redis.exists(key)).toBe(0);
+    for (const cost of [0, 1]) expect(await one(key, BASE, 0, cost)).toEqual([0, 0, 0, BASE + 1000, -1, 0, 0]);
+    // A group with a limit-0 check commits none of its siblings.
+    const other = fresh();
+    const reply = await run([other, key], BASE, [[[1, 5, 1000, 2], [2, 0, 1000, 0]]]);
+    expect(reply.slice(1, 3)).toEqual([0, 1]);
+    expect(await redis.exists(key, other)).toBe(0);
+  });
+
+  it('over the limit: a cost above the limit never passes (-1); a full window denies with retryAfter', async () => {
+    const key = fresh();
+    expect(await one(key, BASE + 100, 10, 11)).toEqual([0, 0, 0, BASE + 1000, -1, 0, 0]);
+    expect(await one(key, BASE + 100, 10, 10)).toEqual([1, 1, 0, BASE + 1000, 0, 10, 0]);
+    // Next window, until floor(10 · left / 1000) ≤ 9 ⇔ left ≤ 999 → BASE + 1001.
+    expect(await one(key, BASE + 200, 10, 1)).toEqual([0, 0, 0, BASE + 1000, 801, 10, 0]);
+    expect(await stored(key)).toEqual({ s: String(SEQ), c: '10', p: '0' });
+  });
+
+  it('several groups in one call run in order and see earlier commits; a key is listed once', async () => {
+    const key = fresh();
+    const sibling = fresh();
+    const reply = await run([key, sibling], BASE, [
+      [[1, 5, 1000, 3]],
+      [[1, 5, 1000, 3]], // 3 + 3 > 5
+      [[1, 5, 1000, 1], [2, 1, 60_000, 2]], // the sibling can never pass: nothing committed
+      [[1, 5, 1000, 2], [1, 5, 1000, 0]], // named twice: the second mention sees the first's cost
+    ]);
+    const groups = [reply.slice(1, 8), reply.slice(8, 15), reply.slice(15, 28), reply.slice(28)];
+    expect(groups.map((g) => g[0])).toEqual([1, 0, 0, 1]);
+    expect(groups[0]!.slice(1, 3)).toEqual([1, 2]);
+    expect(groups[1]!.slice(1, 3)).toEqual([0, 0]);
+    expect(groups[2]!.slice(1, 3)).toEqual([1, 2]); // passed but not committed: what is still there
+    expect(groups[3]!.slice(1, 3)).toEqual([1, 0]);
+    expect(groups[3]!.slice(7, 9)).toEqual([1, 0]);
+    expect(await stored(key)).toEqual({ s: String(SEQ), c: '5', p: '0' });
+    expect(await redis.exists(sibling)).toBe(0);
+  });
+
+  it('is deterministic under the time override, and uses Redis TIME without one', async () => {
+    const [a, b] = [fresh(), fresh()];
+    const groups: Check[][] = [[[1, 7, 1000, 2]], [[1, 7, 1000, 6]], [[1, 7, 1000, 5]]];
+    expect(await run([a], BASE + 321, groups)).toEqual(await run([b], BASE + 321, groups));
+    const before = Date.now();
+    const [now] = await run([fresh()], '', [[[1, 7, 1000, 1]]]);
+    expect(now).toBeGreaterThanOrEqual(before - 1_000); // same machine: at most clock granularity apart
+    expect(now).toBeLessThanOrEqual(Date.now() + 1_000);
+  });
+
+  it('matches sliding-window.ts exactly on random states, times and costs', async () => {
+    let seed = 7;
+    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    for (let i = 0; i < 300; i++) {
+      const durationMs = [1000, 60_000, 86_400_000][rand(3)]!;
+      const limit = 1 + rand(1_000_000);
+      const s = Math.floor(BASE / durationMs) + rand(3) - 1;
+      const state = { s, c: rand(limit + 1), p: rand(limit * 2) };
+      const now = Math.floor(BASE / durationMs) * durationMs + rand(2 * durationMs);
+      const cost = rand(Math.floor(limit / 2) + 1);
+      const key = fresh();
+      await redis.hset(key, 's', state.s, 'c', state.c, 'p', state.p);
+      const r = rotate(state, now, durationMs);
+      const eff = effective(r, now, durationMs);
+      const passed = eff + cost <= limit;
+      const retry = passed ? 0 : retryAfter(r, now, durationMs, limit, cost);
+      const got = await one(key, now, limit, cost, durationMs);
+      expect(got.slice(1, 5), JSON.stringify({ state, now, limit, cost, durationMs }))
+        .toEqual([passed ? 1 : 0, passed ? limit - eff - cost : 0, (r.s + 1) * durationMs, retry === Infinity ? -1 : retry]);
+    }
+  });
+});
+
+describe('ratelimit-refund.lua', () => {
+  it('gives back from c in the same window, from p after a rotation, nothing for older windows, never below 0', async () => {
+    const [same, rotated, old, over] = [fresh(), fresh(), fresh(), fresh()];
+    await redis.hset(same, 's', SEQ, 'c', 5, 'p', 2);
+    await redis.hset(rotated, 's', SEQ + 1, 'c', 1, 'p', 5);
+    await redis.hset(old, 's', SEQ + 2, 'c', 4, 'p', 0);
+    await redis.hset(over, 's', SEQ, 'c', 1, 'p', 0);
+    const keys = [same, rotated, old];
+    for (const [i, key] of keys.entries()) expect(await REFUND.run(redis, [key], [String(SEQ), String(i + 2)])).toEqual([i === 0 ? 1 : i === 1 ? 2 : 0]);
+    expect(await stored(same)).toEqual({ s: String(SEQ), c: '3', p: '2' });
+    expect(await stored(rotated)).toEqual({ s: String(SEQ + 1), c: '1', p: '2' });
+    expect(await stored(old)).toEqual({ s: String(SEQ + 2), c: '4', p: '0' });
+    expect(await REFUND.run(redis, [over], [String(SEQ), '3'])).toEqual([1]);
+    expect(await stored(over)).toEqual({ s: String(SEQ), c: '0', p: '0' });
+  });
+});
+
+describe('cross-slot safety on the Cluster', () => {
+  const nodes = inject('redisClusterNodes').split(',').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));
+  const cluster = createRedis({ clusterNodes: nodes, commandTimeoutMs: 2_000, keyPrefix: '' }, 'test-lua');
+  beforeAll(() => waitUntilReady(cluster, 'test cluster', 10_000));
+  afterAll(() => cluster.disconnect());
+
+  it('Redis refuses one call with keys of two slots', async () => {
+    await expect(CHECK.run(cluster, ['kg-test:{a}:x:1000', 'kg-test:{b}:x:1000'], ['', '1000', '1', '2', '1', '5', '1000', '1', '2', '5', '1000', '1']))
+      .rejects.toThrow(/CROSSSLOT|slot/i);
+  });
+
+  it('200 concurrent groups with distinct owners (and two-owner groups) all succeed: no call mixes slots', async () => {
+    const keyPrefix = `kg-test:${randomUUID()}:`;
+    const limiter = new RedisRateLimiter({ client: cluster, keyPrefix, failMode: 'closed', log: pino({ level: 'silent' }) });
+    try {
+      const single = Array.from({ length: 200 }, (_, i) => limiter.limit([{ checks: [{ counter: 'c', owner: `user-${i}`, limit: 5, durationMs: 60_000, cost: 1 }] }]));
+      const spanning = Array.from({ length: 20 }, (_, i) => limiter.limit([{ checks: [
+        { counter: 'a', owner: `left-${i}`, limit: 5, durationMs: 60_000, cost: 1 },
+        { counter: 'b', owner: `right-{${i}}`, limit: 5, durationMs: 60_000, cost: 1 },
+      ] }]));
+      const results = (await Promise.all([...single, ...spanning])).flat();
+      expect(results.every((g) => g.passed && g.results.every((r) => r.remaining === 4))).toBe(true);
+      // Every part evaluated, in exactly one call per slot touched.
+      const owners = [...Array.from({ length: 200 }, (_, i) => [`user-${i}`, 'c']), ...Array.from({ length: 20 }, (_, i) => [[`left-${i}`, 'a'], [`right-{${i}}`, 'b']]).flat()];
+      const slots = new Set(owners.map(([owner, counter]) => slotOf(limiterKey(keyPrefix, owner!, counter!, 60_000))));
+      expect(limiter.stats.groupsEvaluated).toBe(240);
+      expect(limiter.stats.scriptsSent).toBe(slots.size);
+    } finally {
+      await limiter.close();
+    }
+  });
+});

@@ -6,6 +6,8 @@
  * and a balance already at or above the amount is kept); several missed refills are one refill.
  *
  * Pure functions: every storage backend calls them inside its atomic update of the counter.
+ * The Redis backend cannot call them inside Redis: lua/credits-change.lua repeats this rule step
+ * for step. Keep the two in step; test/contracts/redis-credits-refill.test.ts compares them.
  */
 import type { CreditsRecord, CreditsRefill } from './records.js';
 

@@ -1,0 +1,179 @@
+/**
+ * Keys in Redis. One hash per key (`key:{<keyId>}:rec`) holds the record (r, v) and its credits
+ * counter (cr, ci, ca, cd, cl): record and counter share a slot, so insert, delete and every
+ * credits change are single atomic steps, and `hasCredits` is read from the counter's presence
+ * (never stored), so it cannot drift from it.
+ *
+ * Crash ordering (the rules of open.ts; slots: hash index, API listing, workspace set, record):
+ * - insert: claim the hash index → add to the API's listing and the workspace's API set →
+ *   write record + counter (the commit point). A crash before the commit leaves an index entry
+ *   and a listing entry that name a missing record: readers treat both as absent, and the index
+ *   entry is taken over once its lease ran out (a retry with the same id takes it at once).
+ * - modify with a new hash: claim the new hash → compare-and-set the record (commit) → release
+ *   the old hash. Leftovers name a record with another hash: absent to readers.
+ * - delete: delete record + counter (commit) → remove the listing entry → release the hash.
+ */
+import type { RedisClient } from '../../redis/client.js';
+import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
+import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
+import { calendarArgs, creditFields, parseReply, patchArgs, setArgs } from './credits.js';
+import type { StorageKeys } from './keys.js';
+import { listIds } from './listing.js';
+import { backoff, MAX_ATTEMPTS, type RecordIo, type Stored } from './record-io.js';
+import { scripts } from './scripts.js';
+import { isFresh, type UniqueIndex } from './unique-index.js';
+
+type StoredKey = Omit<KeyRecord, 'hasCredits'>;
+
+const withoutHasCredits = ({ hasCredits: _derived, ...rest }: KeyRecord): StoredKey => rest;
+
+/** Keys rewritten at once by rewriteWorkspace: a page of the API's listing. */
+const REWRITE_PAGE = 200;
+
+export class RedisKeyStore implements KeyStore {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly k: StorageKeys,
+    private readonly io: RecordIo,
+    private readonly index: UniqueIndex,
+    private readonly now: () => number,
+  ) {}
+
+  private async read(id: string): Promise<Stored<KeyRecord> | null> {
+    const stored = await this.io.read<StoredKey>(this.k.key(id), ['cr']);
+    return stored && { ...stored, record: { ...stored.record, hasCredits: stored.extra[0] !== null } };
+  }
+
+  /** Whether `holder`'s record really has this hash (else its index entry is a leftover). */
+  private holds(hash: string): (holder: string) => Promise<boolean> {
+    return async (holder) => (await this.read(holder))?.record.hash === hash;
+  }
+
+  async insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void> {
+    const hashKey = this.k.keyByHash(record.hash);
+    for (;;) {
+      const claim = await this.index.claim(hashKey, record.id, this.holds(record.hash));
+      if (claim.kind !== 'claimed') throw new DuplicateError('hash');
+      await Promise.all([
+        this.client.zadd(this.k.keysOfApi(record.apiId), 0, record.id),
+        this.client.sadd(this.k.apisWithKeys(record.workspaceId), record.apiId),
+      ]);
+      if (!isFresh(claim)) continue;
+      if (await this.io.write(this.k.key(record.id), 0, withoutHasCredits(record), credits ? creditFields(credits) : [])) return;
+      // The id is taken. The same insert, retried after it succeeded, finds its own hash there.
+      const existing = await this.read(record.id);
+      if (existing?.record.hash === record.hash) throw new DuplicateError('hash');
+      await this.index.release(hashKey, record.id);
+      throw new DuplicateError('id');
+    }
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | null> {
+    const holder = await this.index.holder(this.k.keyByHash(hash));
+    if (holder === null) return null;
+    const record = (await this.read(holder))?.record;
+    return record?.hash === hash ? record : null;
+  }
+
+  async get(id: string): Promise<KeyRecord | null> {
+    return (await this.read(id))?.record ?? null;
+  }
+
+  private async credits(keyId: string, op: string, args: readonly (string | number)[] = []) {
+    const reply = await scripts.creditsChange.run(this.client, [this.k.key(keyId)], [op, ...calendarArgs(this.now()), ...args]);
+    return parseReply(reply);
+  }
+
+  async getCredits(keyId: string): Promise<CreditsRecord | null> {
+    return (await this.credits(keyId, 'get')).credits;
+  }
+
+  async spendCredits(keyId: string, cost: number): Promise<{ passed: boolean; remaining: number | null }> {
+    const { status, credits } = await this.credits(keyId, 'spend', [cost]);
+    return { passed: status !== 'refused', remaining: credits?.remaining ?? null };
+  }
+
+  async update(record: KeyRecord): Promise<void> {
+    await this.modify(record.id, () => record);
+  }
+
+  async modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await this.read(id);
+      if (!current) return null;
+      const next = change(current.record);
+      if (!next) return current.record;
+      // hasCredits belongs to the counter; a record change never changes it.
+      const stored: KeyRecord = { ...next, id, hasCredits: current.record.hasCredits };
+      const moved = stored.hash !== current.record.hash;
+      if (moved) {
+        const claim = await this.index.claim(this.k.keyByHash(stored.hash), id, this.holds(stored.hash));
+        if (claim.kind !== 'claimed') throw new DuplicateError('hash');
+        if (!isFresh(claim)) continue;
+      }
+      // A lost compare-and-set leaves a claim of the new hash behind: ours, and a leftover
+      // (absent to readers) if the retried change ends with another hash.
+      if (!(await this.io.write(this.k.key(id), current.version, withoutHasCredits(stored)))) {
+        await backoff(attempt);
+        continue;
+      }
+      if (moved) await this.index.release(this.k.keyByHash(current.record.hash), id);
+      return stored;
+    }
+    throw new Error(`too many concurrent changes of key ${id}`);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const current = await this.read(id);
+      if (!current) return false;
+      if (!(await this.io.remove(this.k.key(id), current.version))) {
+        await backoff(attempt);
+        continue;
+      }
+      await this.client.zrem(this.k.keysOfApi(current.record.apiId), id);
+      await this.index.release(this.k.keyByHash(current.record.hash), id);
+      return true;
+    }
+    throw new Error(`too many concurrent changes of key ${id}`);
+  }
+
+  async listByApi(apiId: string, options: ListOptions & { identityId?: string }): Promise<KeyRecord[]> {
+    return listIds(this.client, this.k.keysOfApi(apiId), options,
+      (ids) => Promise.all(ids.map((id) => this.get(id))),
+      (key) => key.apiId === apiId && (options.identityId === undefined || key.identityId === options.identityId));
+  }
+
+  async setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean> {
+    return (await this.credits(keyId, 'set', setArgs(credits))).status !== 'unknown';
+  }
+
+  async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
+    return (await this.credits(keyId, 'adjust', [delta])).credits;
+  }
+
+  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null> {
+    return (await this.credits(keyId, 'patch', patchArgs(patch))).credits;
+  }
+
+  /**
+   * Applies `change` (through modify) to every key of the workspace it returns a new record for:
+   * how PermissionStore.delete and RoleStore.delete strip a slug or role name. Walks the
+   * workspace's API set and each API's listing a page at a time: O(keys of the workspace), as
+   * LMDB's scan, with no per-key index to keep in step on every key write.
+   */
+  async rewriteWorkspace(workspaceId: string, change: (key: KeyRecord) => KeyRecord | null): Promise<void> {
+    for (const apiId of await this.client.smembers(this.k.apisWithKeys(workspaceId))) {
+      let min = '-';
+      for (;;) {
+        const ids = await this.client.zrangebylex(this.k.keysOfApi(apiId), min, '+', 'LIMIT', 0, REWRITE_PAGE);
+        const keys = await Promise.all(ids.map((id) => this.get(id)));
+        await Promise.all(keys
+          .filter((key): key is KeyRecord => key !== null && key.workspaceId === workspaceId && change(key) !== null)
+          .map((key) => this.modify(key.id, (current) => (current.workspaceId === workspaceId ? change(current) : null))));
+        if (ids.length < REWRITE_PAGE) break;
+        min = `(${ids[ids.length - 1]!}`;
+      }
+    }
+  }
+}

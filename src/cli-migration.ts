@@ -8,7 +8,7 @@ import { loadConfig } from './config.js';
 import { MIGRATION_ALGORITHMS } from './keys/migration.js';
 import type { MigrationAlgorithm } from './storage/records.js';
 import { WORKSPACE_ID } from './storage/records.js';
-import { openLmdbStorage } from './storage/lmdb/open.js';
+import { openToolStorage } from './tool-storage.js';
 import { newId } from './util/ids.js';
 
 export const MIGRATION_HELP = `Usage:
@@ -21,7 +21,8 @@ ALGORITHM is how that system hashed them:
                                         verify like any keygate key
   github.com/seamapi/prefixed-api-key   hex SHA-256 of the key's last '_' segment; verifyKey must
                                         pass migrationId until the key's first verification
-Prints the new migration's id, to pass as migrationId. Uses the DATA_DIR setting (default ./data).
+Prints the new migration's id, to pass as migrationId. Uses the DATA_DIR setting (default ./data),
+or Redis when REDIS_URL or REDIS_CLUSTER_NODES is set.
 `;
 
 export async function migrationCommand(args: string[], fail: (message: string, code?: number) => never): Promise<void> {
@@ -40,7 +41,7 @@ export async function migrationCommand(args: string[], fail: (message: string, c
   if (command === 'create' && (algorithm === undefined || !MIGRATION_ALGORITHMS.includes(algorithm))) {
     fail(`--algorithm must be one of: ${MIGRATION_ALGORITHMS.join(', ')}`);
   }
-  const storage = openLmdbStorage(loadConfig().dataDir);
+  const { storage, close } = await openToolStorage(loadConfig());
   try {
     if (command === 'list') {
       const rows = (await storage.migrations.list()).map((m) => ({
@@ -56,6 +57,6 @@ export async function migrationCommand(args: string[], fail: (message: string, c
     await storage.migrations.insert(record);
     process.stdout.write(`${JSON.stringify({ id: record.id, name: record.name ?? null, algorithm: record.algorithm }, null, 2)}\n`);
   } finally {
-    await storage.close();
+    await close();
   }
 }

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ALL_PERMISSIONS, permissionProblem } from './auth/permissions.js';
 import { newRootKey } from './auth/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openLmdbStorage } from './storage/lmdb/open.js';
+import { openToolStorage } from './tool-storage.js';
 import { MIGRATION_HELP, migrationCommand } from './cli-migration.js';
 import { newId } from './util/ids.js';
 
@@ -33,7 +33,7 @@ LOG_LEVEL, BODY_LIMIT_BYTES, VERIFICATIONS_RETAINED (see README).
 Root keys authenticate calls to keygate (Authorization: Bearer <root key>). A new key is printed
 once; keygate keeps only its SHA-256. PERM is a tuple <type>.<id or *>.<action>, e.g.
 api.*.verify_key; --permission may be repeated or take a comma-separated list.
-Uses the DATA_DIR setting (default ./data).
+Uses the DATA_DIR setting (default ./data), or Redis when REDIS_URL or REDIS_CLUSTER_NODES is set.
 `,
   migration: MIGRATION_HELP,
 };
@@ -59,8 +59,7 @@ async function rootKeyCommand(args: string[]): Promise<void> {
     process.stdout.write(HELP['root-key']!);
     return;
   }
-  const config = loadConfig();
-  const storage = openLmdbStorage(config.dataDir);
+  const { storage, close } = await openToolStorage(loadConfig());
   try {
     switch (command) {
       case 'create': {
@@ -97,7 +96,7 @@ async function rootKeyCommand(args: string[]): Promise<void> {
         fail(`unknown root-key command '${command}'\n\n${HELP['root-key']}`);
     }
   } finally {
-    await storage.close();
+    await close();
   }
 }
 

@@ -1,11 +1,14 @@
 /**
  * Services: every dependency a route may use, built once at start-up and closed at shutdown.
- * Routes receive this object; they never construct backends themselves.
+ * Routes receive this object; they never construct backends themselves. Embedded mode keeps
+ * everything in this process (LMDB, the in-process limiter); with REDIS_URL or
+ * REDIS_CLUSTER_NODES set, services-redis.ts builds the distributed set instead.
  */
 import type { Config } from './config.js';
 import type { Logger } from './obs/log.js';
 import type { RateLimiter } from './ratelimit/types.js';
 import type { Storage } from './storage/types.js';
+import type { RecordCache } from './storage/cached/record-cache.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
 import { VerificationRecorder } from './analytics/recorder.js';
@@ -17,11 +20,20 @@ export interface Services {
   readonly limiter: RateLimiter;
   /** Verification outcomes, written in batches off the request path. */
   readonly recorder: VerificationRecorder;
+  /** Distributed mode only: the in-process cache of hot records, kept fresh over pub/sub. */
+  readonly cache?: RecordCache;
   /** Unix ms; the one clock routes use. */
   readonly now: () => number;
+  /** Releases what the mode holds beyond storage and limiter (Redis connections). */
+  readonly release?: () => Promise<void>;
 }
 
-export function buildServices(config: Config, log: Logger): Services {
+export async function buildServices(config: Config, log: Logger): Promise<Services> {
+  if (config.redis) {
+    // Loaded only in distributed mode: the embedded default never opens ioredis.
+    const { buildRedisServices } = await import('./services-redis.js');
+    return buildRedisServices(config, config.redis, log);
+  }
   const storage = openLmdbStorage(config.dataDir, { verificationsRetained: config.verificationsRetained });
   return {
     config,
@@ -38,4 +50,5 @@ export async function closeServices(services: Services): Promise<void> {
   // Before the store closes: buffered verification records are written, not lost.
   await services.recorder.close();
   await services.storage.close();
+  await services.release?.();
 }

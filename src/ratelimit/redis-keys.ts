@@ -9,13 +9,10 @@
  * (16 base64url characters) with collisions that only co-locate two owners, never merge counters
  * (the counter name follows the tag in full).
  */
-import { createHash } from 'node:crypto';
 import calculateSlot from 'cluster-key-slot';
+import { ownerTag } from '../redis/tags.js';
 
-/** base64url of the first 96 bits of SHA-256(owner): never contains `{` or `}`. */
-export function ownerTag(owner: string): string {
-  return createHash('sha256').update(owner).digest().subarray(0, 12).toString('base64url');
-}
+export { ownerTag };
 
 /** Rejects a prefix that would put its own hash tag in front of ours. */
 export function checkKeyPrefix(keyPrefix: string): string {

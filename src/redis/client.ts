@@ -78,6 +78,8 @@ export async function waitUntilReady(client: RedisClient, what: string, timeoutM
  */
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
+  // A MOVED or ASK that reaches us is a redirect ioredis could not follow: the slot's owner is down.
+  if (/^(MOVED|ASK) /.test(err.message)) return true;
   const text = `${err.name} ${err.message}`;
   return /Command timed out|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CLUSTERDOWN|TRYAGAIN|MaxRetriesPerRequest|None of startup nodes|Failed to refresh slots|ClusterAllFailedError|LOADING|MASTERDOWN|enableOfflineQueue/i.test(text);
 }

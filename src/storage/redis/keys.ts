@@ -15,6 +15,7 @@
  * braces or control characters, and must not let a caller choose a slot.
  */
 import { createHash } from 'node:crypto';
+import { ownerTag } from '../../redis/tags.js';
 
 const PLAIN_TOKEN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -72,8 +73,12 @@ export function storageKeys(prefix: string) {
     rolesOf: (workspaceId: string) => k('role-ws', idTag(workspaceId), 'ids'),
 
     override: (id: string) => k('override', idTag(id), 'rec'),
-    /** Deleted overrides keep their entry: a later set revives the record with its id. */
-    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', scoped(namespaceId, identifier), 'id'),
+    /**
+     * Deleted overrides keep their entry: a later set revives the record with its id. Tagged by
+     * the identifier as the limiter's counters are (redis/tags.ts), so a ratelimit.limit call's
+     * override lookup and its counter share a slot.
+     */
+    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', ownerTag(identifier), `${scoped(namespaceId, identifier)}:id`),
     /** Sorted sets (score 0) of a namespace's live overrides, and of its live patterns only. */
     overridesOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'live'),
     wildcardsOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'wildcards'),

@@ -1,0 +1,55 @@
+/**
+ * Several keygate processes in distributed mode on one Redis (the run's shared cluster unless
+ * given other nodes), as users deploy them behind a load balancer. Each file gets its own key
+ * prefix, so its records and counters are its own.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { callKeygate, type CallResult } from './harness.js';
+import { spawnKeygate, type ChildKeygate } from './process.js';
+
+export interface Replicas {
+  readonly rootKey: string;
+  readonly keyPrefix: string;
+  readonly processes: readonly ChildKeygate[];
+  /** A call through replica `i` (modulo the count). */
+  call<T = any>(i: number, procedure: string, body: unknown): Promise<CallResult<T>>;
+  stop(): Promise<void>;
+}
+
+export async function startReplicas(count: number, env: Record<string, string> = {}): Promise<Replicas> {
+  const rootKey = `replicas-root-${randomBytes(12).toString('hex')}`;
+  const keyPrefix = `kg-test-${randomBytes(4).toString('hex')}:`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'keygate-replicas-'));
+  const base = {
+    REDIS_CLUSTER_NODES: inject('redisClusterNodes'), REDIS_KEY_PREFIX: keyPrefix, ROOT_KEY: rootKey,
+    DATA_DIR: dataDir, ...env,
+  };
+  const processes: ChildKeygate[] = [];
+  try {
+    for (let i = 0; i < count; i++) processes.push(await spawnKeygate(base));
+  } catch (err) {
+    await Promise.all(processes.map((p) => p.kill()));
+    throw err;
+  }
+  return {
+    rootKey,
+    keyPrefix,
+    processes,
+    call: (i, procedure, body) => callKeygate(processes[i % processes.length]!.url, `/v2/${procedure}`, body, { rootKey }),
+    async stop() {
+      await Promise.all(processes.map((p) => p.kill()));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `data` of a 200 answer; anything else fails the test with the answer shown. */
+export async function ok<T = any>(answer: Promise<CallResult<T>>): Promise<any> {
+  const res = await answer;
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return (res.body as any).data;
+}

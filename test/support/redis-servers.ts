@@ -80,12 +80,27 @@ export function cli(port: number, args: string[]): string {
   return `${result.stdout ?? ''}${result.stderr ?? ''}`;
 }
 
-export async function startRedisStandalone(): Promise<RedisNode & { url: string }> {
+export interface RedisStandalone extends RedisNode {
+  readonly url: string;
+  /** Stops the server without removing its folder (kill -9 when `hard`). */
+  halt(hard?: boolean): Promise<void>;
+  /** Starts it again on the same port (after halt). */
+  restart(): Promise<void>;
+}
+
+/** `persistent`: AOF with fsync on every write, so a restart (even after kill -9) keeps every write. */
+export async function startRedisStandalone(options: { persistent?: boolean } = {}): Promise<RedisStandalone> {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-redis-'));
-  const node = await startNode(await freeRedisPort(), dir, []);
+  const port = await freeRedisPort();
+  const extra = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : [];
+  let node = await startNode(port, dir, extra);
   return {
-    ...node,
-    url: `redis://127.0.0.1:${node.port}`,
+    port,
+    get pid() { return node.pid; },
+    get process() { return node.process; },
+    url: `redis://127.0.0.1:${port}`,
+    halt: (hard = false) => node.stop(hard),
+    async restart() { node = await startNode(port, dir, extra); },
     async stop(hard = false) {
       await node.stop(hard);
       rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,9 @@ Usage:
   serve: `Usage: keygate serve
 
 Runs the server. Settings come from the environment: PORT, HOST, DATA_DIR, ROOT_KEY, DOCS_URL,
-LOG_LEVEL, BODY_LIMIT_BYTES, VERIFICATIONS_RETAINED (see README).
+LOG_LEVEL, BODY_LIMIT_BYTES, VERIFICATIONS_RETAINED; distributed mode: REDIS_URL or
+REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_KEY_PREFIX, RATELIMIT_FAIL_MODE,
+CACHE_MAX_ENTRIES, CACHE_TTL_MS (see README).
 `,
   'root-key': `Usage:
   keygate root-key create [--name NAME] (--permission PERM ... | --all-permissions)

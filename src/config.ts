@@ -88,6 +88,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
   const commandTimeoutMs = int('REDIS_COMMAND_TIMEOUT_MS', 250, 1, 60_000);
   const keyPrefix = text('REDIS_KEY_PREFIX', 'kg:');
+  // Braces would make the prefix a hash tag: every key in one Cluster slot.
+  if (/[{}]/.test(keyPrefix)) problems.push(`REDIS_KEY_PREFIX must not contain '{' or '}' (got '${keyPrefix}')`);
   const failMode = text('RATELIMIT_FAIL_MODE', 'closed') as RatelimitFailMode;
   if (failMode !== 'closed' && failMode !== 'open') problems.push(`RATELIMIT_FAIL_MODE must be closed or open (got '${failMode}')`);
   const redis: RedisSettings | null = redisUrl ? { url: redisUrl, commandTimeoutMs, keyPrefix }

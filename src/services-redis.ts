@@ -21,8 +21,8 @@ const CONNECT_TIMEOUT_MS = 15_000;
 
 export async function buildRedisServices(config: Config, settings: RedisSettings, log: Logger): Promise<Services> {
   const where = settings.url !== undefined ? `Redis at ${new URL(settings.url).host}` : `Redis Cluster at ${settings.clusterNodes!.map((n) => `${n.host}:${n.port}`).join(',')}`;
-  const storageClient = createRedis(settings, 'storage');
-  const limiterClient = createRedis(settings, 'limiter');
+  const storageClient = createRedis(settings, 'storage', log);
+  const limiterClient = createRedis(settings, 'limiter', log);
   const bus = new RedisInvalidationBus(storageClient, settings, `${settings.keyPrefix}invalidate`, log);
   const release = async (): Promise<void> => {
     await bus.close();
@@ -34,7 +34,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
       waitUntilReady(storageClient, where, CONNECT_TIMEOUT_MS),
       waitUntilReady(limiterClient, where, CONNECT_TIMEOUT_MS),
     ]);
-    await bus.start();
+    await bus.start(CONNECT_TIMEOUT_MS);
   } catch (err) {
     await release();
     throw err;
@@ -60,7 +60,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
  * caches of running replicas (a revoked root key stops working at once); reads skip the cache.
  */
 export async function openRedisStorageForTools(config: Config, settings: RedisSettings, log: Logger): Promise<{ storage: Storage; close(): Promise<void> }> {
-  const client = createRedis(settings, 'cli');
+  const client = createRedis(settings, 'cli', log);
   try {
     await waitUntilReady(client, 'Redis', CONNECT_TIMEOUT_MS);
   } catch (err) {

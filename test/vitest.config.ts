@@ -3,7 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
     // A standalone redis-server and a 3-master cluster for the run (test/support/redis-servers.ts).
     globalSetup: ['test/support/redis-global-setup.ts'],
     // Real servers, real files, child processes: forks keep native addons (uWS, LMDB) isolated.
@@ -11,5 +10,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'embedded', include: ['test/**/*.test.ts'] } },
+      // Every procedure in the distributed mode too: the official-SDK suites again, with each
+      // harness keygate on the run's Redis Cluster instead of LMDB (test/support/harness.ts).
+      { extends: true, test: { name: 'sdk-on-redis-cluster', include: ['test/sdk/**/*.test.ts'], env: { KEYGATE_HARNESS_STORE: 'redis-cluster' } } },
+    ],
   },
 });

@@ -1,14 +1,19 @@
 /**
  * Cache invalidation across replicas over Redis pub/sub. A replica that changes a record evicts
  * its own cache entry at once and publishes the change; every replica (itself included) evicts on
- * receipt. Pub/sub delivers at most once: while the subscription is down, messages are lost, so
- * the bus reports itself not live (the cache is then bypassed and emptied) and tells its listeners
- * when it is subscribed again (they empty the cache once more: anything read meanwhile may be old).
+ * receipt. Pub/sub delivers at most once: while the subscription cannot be trusted, the bus
+ * reports itself not live (the cache is then bypassed and emptied) and tells its listeners when it
+ * is live again (they empty the cache once more: anything read meanwhile may be old).
+ *
+ * Trust is checked end to end: twice a second the bus publishes a heartbeat through the same path
+ * as real changes and expects to receive it. A closed connection, a hung node (TCP open, nothing
+ * answers) and a node cut off from the cluster's message bus all look the same: no heartbeat.
  *
  * The subscriber is a plain connection to one node: PUBLISH in a Redis Cluster reaches the
  * subscribers of every node. If that node stays unreachable, the bus moves to the next seed node.
  */
-import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../obs/log.js';
 import type { RedisClient, RedisSettings } from '../redis/client.js';
 
@@ -27,85 +32,69 @@ export interface InvalidationListener {
 
 /** Failed reconnects to one node before the bus tries the next seed node. */
 const ATTEMPTS_PER_NODE = 3;
-/**
- * A node that hangs (TCP open, nothing answers) never closes the connection, so the bus pings its
- * subscriber this often and reconnects when a ping is not answered within the same time.
- */
-const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_MS = 500;
+/** A heartbeat not received this long after it was sent means messages may be getting lost. */
+const HEARTBEAT_DEADLINE_MS = 1_000;
+const HEARTBEAT_AREA = '__heartbeat';
 
 export class RedisInvalidationBus {
   private readonly listeners: InvalidationListener[] = [];
-  private readonly nodes: { host: string; port: number; db?: number; password?: string; username?: string }[];
+  private readonly seeds: (string | { host: string; port: number })[];
+  private readonly instance = randomBytes(8).toString('hex');
   private nodeIndex = 0;
   private subscriber: Redis | undefined;
   private closed = false;
-  private heartbeat: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** The heartbeat in flight: its number and when it was sent. */
+  private pending: { beat: number; sentAtMs: number } | undefined;
+  private beats = 0;
+  private firstSubscribed: (() => void) | undefined;
   live = false;
 
   constructor(private readonly publisher: RedisClient, settings: RedisSettings, private readonly channel: string, private readonly log: Logger) {
-    if (settings.clusterNodes && settings.clusterNodes.length > 0) this.nodes = [...settings.clusterNodes];
-    else {
-      const url = new URL(settings.url!);
-      this.nodes = [{
-        host: url.hostname, port: Number(url.port || 6379),
-        ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) } : {}),
-        ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-        ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-      }];
-    }
+    // A URL keeps everything it says (rediss:// TLS, credentials, database) for the subscriber too.
+    this.seeds = settings.clusterNodes && settings.clusterNodes.length > 0 ? [...settings.clusterNodes] : [settings.url!];
   }
 
   listen(listener: InvalidationListener): void {
     this.listeners.push(listener);
   }
 
-  /** Resolves once subscribed the first time. */
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.connect(resolve));
-    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
-    this.heartbeat.unref();
+  /** Resolves once subscribed the first time; rejects after `timeoutMs` with a clear message. */
+  async start(timeoutMs: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.firstSubscribed = undefined;
+        reject(new Error(`could not subscribe to the cache invalidation channel within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.firstSubscribed = () => { clearTimeout(timer); resolve(); };
+      this.connect();
+    });
+    this.timer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
+    this.timer.unref();
   }
 
-  private checkAlive(): void {
-    const subscriber = this.subscriber;
-    if (!subscriber || !this.live) return;
-    const timer = setTimeout(() => {
-      this.log.warn('cache invalidation channel does not answer: reconnecting');
-      this.setLive(false);
-      subscriber.disconnect(true);
-    }, HEARTBEAT_MS);
-    subscriber.ping().then(() => clearTimeout(timer), () => { /* the timer decides */ });
-  }
-
-  private connect(firstSubscribed?: () => void): void {
-    const node = this.nodes[this.nodeIndex % this.nodes.length]!;
+  private connect(): void {
+    const seed = this.seeds[this.nodeIndex % this.seeds.length]!;
     let failures = 0;
-    const subscriber = new Redis({
-      ...node,
+    const options: RedisOptions = {
       connectionName: 'keygate:invalidation',
-      enableOfflineQueue: true,
       connectTimeout: 2_000,
       maxRetriesPerRequest: null,
       retryStrategy: (attempt) => {
         failures = attempt;
         return Math.min(attempt * 50, 500);
       },
-    });
+    };
+    const subscriber = typeof seed === 'string' ? new Redis(seed, options) : new Redis({ ...seed, ...options });
     this.subscriber = subscriber;
     subscriber.on('message', (channelName: string, text: string) => {
-      if (channelName !== this.channel) return;
-      let message: Invalidation;
-      try {
-        message = JSON.parse(text) as Invalidation;
-      } catch {
-        return;
-      }
-      for (const listener of this.listeners) listener.onMessage(message);
+      if (channelName === this.channel) this.receive(text);
     });
-    subscriber.on('error', () => { /* reported through 'close'; ioredis logs nothing itself */ });
+    subscriber.on('error', () => { /* reported through 'close' */ });
     subscriber.on('close', () => {
       this.setLive(false);
-      if (!this.closed && failures >= ATTEMPTS_PER_NODE && this.nodes.length > 1 && this.subscriber === subscriber) {
+      if (!this.closed && failures >= ATTEMPTS_PER_NODE && this.seeds.length > 1 && this.subscriber === subscriber) {
         // This node keeps failing: subscribe through the next one instead.
         subscriber.disconnect();
         this.nodeIndex++;
@@ -116,17 +105,51 @@ export class RedisInvalidationBus {
       failures = 0;
       // ioredis subscribes again by itself after a reconnect; the first time, we do.
       void subscriber.subscribe(this.channel).then(() => {
+        this.pending = undefined;
         this.setLive(true);
-        firstSubscribed?.();
-        firstSubscribed = undefined;
+        const first = this.firstSubscribed;
+        this.firstSubscribed = undefined;
+        first?.();
       }, (err: unknown) => this.log.warn({ err }, 'cache invalidation: subscribe failed'));
     });
+  }
+
+  private receive(text: string): void {
+    let message: Invalidation;
+    try {
+      message = JSON.parse(text) as Invalidation;
+    } catch {
+      return;
+    }
+    if (message.area === HEARTBEAT_AREA) {
+      if (this.pending && message.key === `${this.instance}:${this.pending.beat}`) this.pending = undefined;
+      return;
+    }
+    for (const listener of this.listeners) listener.onMessage(message);
+  }
+
+  /** Checks that the last heartbeat came back, then sends the next one. */
+  private heartbeat(): void {
+    if (!this.live || this.closed) return;
+    const now = Date.now();
+    if (this.pending && now - this.pending.sentAtMs > HEARTBEAT_DEADLINE_MS) {
+      this.log.warn('cache invalidation messages are not coming through: reconnecting, cache bypassed meanwhile');
+      this.setLive(false);
+      this.pending = undefined;
+      this.subscriber?.disconnect(true);
+      return;
+    }
+    if (this.pending) return;
+    const beat = ++this.beats;
+    this.pending = { beat, sentAtMs: now };
+    // A failed publish leaves the beat pending: the deadline then decides.
+    this.publish({ area: HEARTBEAT_AREA, key: `${this.instance}:${beat}` }).catch(() => {});
   }
 
   private setLive(live: boolean): void {
     if (this.live === live) return;
     this.live = live;
-    if (!live && !this.closed) this.log.warn('cache invalidation channel lost: the key cache is bypassed until it is back');
+    if (!live && !this.closed) this.log.warn('cache invalidation channel lost: the record cache is bypassed until it is back');
     if (live) this.log.info('cache invalidation channel subscribed');
     for (const listener of this.listeners) listener.onLiveChanged(live);
   }
@@ -137,7 +160,7 @@ export class RedisInvalidationBus {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.heartbeat);
+    clearInterval(this.timer);
     this.subscriber?.disconnect();
   }
 }

@@ -94,10 +94,14 @@ const settle = (promise: Promise<unknown>): Promise<Settled> => promise.then((va
 
 const isNoScript = (error: unknown): boolean => error instanceof Error && error.message.startsWith('NOSCRIPT');
 
-/** Which connection serves a slot: one for a standalone Redis, the slot's master on a Cluster. */
+/**
+ * Which calls may share a pipeline: one group for a standalone Redis; on a Cluster, slots with the
+ * same node list (master and replicas), which is exactly what ioredis requires of a pipeline (after
+ * a MOVED it may know only the master of one slot while it lists the replicas of another).
+ */
 function nodeOf(client: RedisClient, slot: number): string {
   if (!(client instanceof Cluster)) return 'standalone';
-  return client.slots[slot]?.[0] ?? `unmapped:${slot}`;
+  return client.slots[slot]?.join(';') ?? `unmapped:${slot}`;
 }
 
 /**

@@ -8,6 +8,11 @@
  * group next time can be answered whole), refreshed by every later reply that names the key, and
  * dropped once they can no longer weigh (two windows on) or when the cache is full (oldest first).
  * The limit is not part of an entry: it comes with each check, so a changed limit applies at once.
+ *
+ * A counter can go down after all: a multiLimit spanning slots gives back what it took when another
+ * part was denied. So an entry is trusted for TRUST_MS only; then one check goes to Redis again and
+ * refreshes it. A flood of denials costs at most one Redis call per counter per second per replica,
+ * and a refund is noticed within a second.
  */
 import { effective, retryAfter, rotate, type WindowState } from './sliding-window.js';
 import type { KeyedCheck } from './redis-check-call.js';
@@ -15,7 +20,11 @@ import type { LimitCheckResult, LimitGroupResult } from './types.js';
 
 interface Entry extends WindowState {
   readonly durationMs: number;
+  /** Local time the state was taken (Date.now, whatever clock the limiter decides with). */
+  readonly takenAtMs: number;
 }
+
+const TRUST_MS = 1_000;
 
 export class DenyCache {
   private readonly entries = new Map<string, Entry>();
@@ -29,7 +38,7 @@ export class DenyCache {
   /** Keeps the state Redis returned for a key of a denied group. */
   remember(key: string, state: WindowState, durationMs: number): void {
     this.entries.delete(key); // re-insert: Map order is the eviction order
-    this.entries.set(key, { ...state, durationMs });
+    this.entries.set(key, { s: state.s, c: state.c, p: state.p, durationMs, takenAtMs: Date.now() });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
@@ -53,7 +62,7 @@ export class DenyCache {
     const evaluated: { state: WindowState; eff: number; own: boolean }[] = [];
     for (const { key, check } of group) {
       const entry = this.entries.get(key);
-      if (!entry) return null;
+      if (!entry || Date.now() - entry.takenAtMs >= TRUST_MS) return null;
       if (Math.floor(nowMs / entry.durationMs) - entry.s >= 2) {
         this.entries.delete(key); // no longer weighs: Redis decides from zero
         return null;

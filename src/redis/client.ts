@@ -6,6 +6,7 @@
  */
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ServiceUnavailableError } from '../errors/api-error.js';
+import type { Logger } from '../obs/log.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -38,15 +39,35 @@ function nodeOptions(settings: RedisSettings, name: string): RedisOptions {
   };
 }
 
-/** A client for one purpose (`name` shows in CLIENT LIST): storage, limiter, pub/sub. */
-export function createRedis(settings: RedisSettings, name: string): RedisClient {
+/** Connection errors are logged at most this often per client (they repeat on every retry). */
+const ERROR_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * A client for one purpose (`name` shows in CLIENT LIST): storage, limiter, pub/sub. Connection
+ * errors go to `log` (throttled); commands fail on their own and become 503s where they are used.
+ */
+export function createRedis(settings: RedisSettings, name: string, log?: Logger): RedisClient {
+  const client = makeClient(settings, name);
+  let lastLoggedMs = 0;
+  client.on('error', (err: unknown) => {
+    const now = Date.now();
+    if (!log || now - lastLoggedMs < ERROR_LOG_INTERVAL_MS) return;
+    lastLoggedMs = now;
+    log.warn({ err, client: name }, 'Redis connection problem (retrying)');
+  });
+  return client;
+}
+
+function makeClient(settings: RedisSettings, name: string): RedisClient {
   if (settings.clusterNodes && settings.clusterNodes.length > 0) {
     const options: ClusterOptions = {
       enableOfflineQueue: false,
       scaleReads: 'master',
       redisOptions: nodeOptions(settings, name),
       clusterRetryStrategy: backoff,
-      retryDelayOnFailover: 100,
+      // 0: a command failed by a closed connection comes back to us instead of being sent again
+      // (a script may already have run: a limit or a credit would be counted twice).
+      retryDelayOnFailover: 0,
       retryDelayOnClusterDown: 100,
       retryDelayOnTryAgain: 100,
       maxRedirections: 4,
@@ -79,7 +100,7 @@ export async function waitUntilReady(client: RedisClient, what: string, timeoutM
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   // A MOVED or ASK that reaches us is a redirect ioredis could not follow: the slot's owner is down.
-  if (/^(MOVED|ASK) /.test(err.message)) return true;
+  if (/^(MOVED|ASK) |Too many Cluster redirections/.test(err.message)) return true;
   const text = `${err.name} ${err.message}`;
   return /Command timed out|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|CLUSTERDOWN|TRYAGAIN|MaxRetriesPerRequest|None of startup nodes|Failed to refresh slots|ClusterAllFailedError|LOADING|MASTERDOWN|enableOfflineQueue/i.test(text);
 }

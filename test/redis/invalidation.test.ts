@@ -8,7 +8,7 @@ import { RedisInvalidationBus } from '../../src/cache/invalidation.js';
 import { createLogger } from '../../src/obs/log.js';
 import { createRedis, waitUntilReady, type RedisClient } from '../../src/redis/client.js';
 import { RecordCache } from '../../src/storage/cached/record-cache.js';
-import { cli, startRedisStandalone } from '../support/redis-servers.js';
+import { cli, freeRedisPort, startRedisStandalone } from '../support/redis-servers.js';
 
 const log = createLogger('silent', new Writable({ write(_c, _e, done) { done(); } }));
 
@@ -37,7 +37,7 @@ describe('record cache over Redis pub/sub', () => {
     await waitUntilReady(client, 'redis', 5_000);
     const bus = new RedisInvalidationBus(client, settings, `${settings.keyPrefix}invalidate`, log);
     opened.push({ bus, client });
-    await bus.start();
+    await bus.start(5_000);
     return { bus, cache: new RecordCache(bus, { maxEntries: 1_000, ttlMs: 60_000 }, log) };
   }
 
@@ -101,7 +101,7 @@ describe('record cache when the subscribed node hangs', () => {
     const bus = new RedisInvalidationBus(client, settings, 'kg-test-hang:invalidate', log);
     try {
       await waitUntilReady(client, 'redis', 5_000);
-      await bus.start();
+      await bus.start(5_000);
       const cache = new RecordCache(bus, { maxEntries: 100, ttlMs: 60_000 }, log);
       await cache.read('key', 'h', async () => 'cached');
       process.kill(server.pid, 'SIGSTOP');
@@ -115,6 +115,37 @@ describe('record cache when the subscribed node hangs', () => {
       await bus.close();
       client.disconnect();
       await server.stop(true);
+    }
+  });
+});
+
+describe('invalidation bus start-up', () => {
+  const clusterNodes = () => inject('redisClusterNodes').split(',').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));
+
+  test('a first seed node that is down: the bus subscribes through the next one', async () => {
+    const dead = { host: '127.0.0.1', port: await freeRedisPort() };
+    const settings = { clusterNodes: [dead, ...clusterNodes()], commandTimeoutMs: 1_000, keyPrefix: 'kg-test-seed:' };
+    const client = createRedis({ ...settings, clusterNodes: clusterNodes() }, 'test');
+    const bus = new RedisInvalidationBus(client, settings, 'kg-test-seed:invalidate', log);
+    try {
+      await waitUntilReady(client, 'redis', 5_000);
+      await bus.start(10_000);
+      expect(bus.live).toBe(true);
+    } finally {
+      await bus.close();
+      client.disconnect();
+    }
+  });
+
+  test('nothing reachable: start() gives up with a clear message instead of hanging', async () => {
+    const settings = { url: `redis://127.0.0.1:${await freeRedisPort()}`, commandTimeoutMs: 100, keyPrefix: 'kg-test-none:' };
+    const client = createRedis(settings, 'test');
+    const bus = new RedisInvalidationBus(client, settings, 'kg-test-none:invalidate', log);
+    try {
+      await expect(bus.start(1_000)).rejects.toThrow(/could not subscribe to the cache invalidation channel/);
+    } finally {
+      await bus.close();
+      client.disconnect();
     }
   });
 });

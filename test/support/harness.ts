@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { newRootKey } from '../../src/auth/bootstrap.js';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -62,9 +63,18 @@ export async function callKeygate<T = any>(url: string, path: string, body: unkn
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
+/**
+ * LMDB by default; the distributed mode on the run's Redis Cluster when the test project says so
+ * (KEYGATE_HARNESS_STORE=redis-cluster), with a key prefix of this harness's own.
+ */
+function storeSettings(): Record<string, string> {
+  if (process.env.KEYGATE_HARNESS_STORE !== 'redis-cluster') return {};
+  return { REDIS_CLUSTER_NODES: inject('redisClusterNodes'), REDIS_KEY_PREFIX: `kg-test-${randomBytes(4).toString('hex')}:` };
+}
+
 export async function startHarness(overrides: Partial<Config> = {}): Promise<Harness & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-test-'));
-  const config = { ...loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug' }), ...overrides };
+  const config = { ...loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug', ...storeSettings() }), ...overrides };
   let captured = '';
   const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); done(); } });
   const keygate = await startKeygate(config, createLogger(config.logLevel, sink));

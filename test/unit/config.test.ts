@@ -99,8 +99,9 @@ describe('distributed-mode settings', () => {
   it('refuses both at once, malformed nodes, a bad URL and an unknown fail mode, naming each', () => {
     const err = configError({
       REDIS_URL: 'http://x', REDIS_CLUSTER_NODES: 'nohost,127.0.0.1:99999', RATELIMIT_FAIL_MODE: 'maybe', CACHE_TTL_MS: '5',
+      REDIS_KEY_PREFIX: 'kg{1}:',
     });
     const text = err.problems.join('\n');
-    for (const part of ['not both', 'REDIS_URL must be', "'nohost'", "'127.0.0.1:99999'", 'RATELIMIT_FAIL_MODE', 'CACHE_TTL_MS']) expect(text).toContain(part);
+    for (const part of ['not both', 'REDIS_URL must be', "'nohost'", "'127.0.0.1:99999'", 'RATELIMIT_FAIL_MODE', 'CACHE_TTL_MS', 'REDIS_KEY_PREFIX']) expect(text).toContain(part);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Spec §8, 30: Unkey answers service_unavailable with HTTP 500; keygate follows the product spec
  * (shared/spec/README.md): 503, `{docs_url}/errors/svc/application/service_unavailable`, a fixed
- * detail. No storage backend raises ServiceUnavailableError over HTTP yet (LMDB is local), so the
- * mapping every route goes through is checked here.
+ * detail. The mapping every route goes through is checked here; test/distributed/redis-down.test.ts
+ * sees it over HTTP with Redis stopped.
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, ServiceUnavailableError } from '../../src/errors/api-error.js';

@@ -65,9 +65,10 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
       scaleReads: 'master',
       redisOptions: nodeOptions(settings, name),
       clusterRetryStrategy: backoff,
-      // 0: a command failed by a closed connection comes back to us instead of being sent again
-      // (a script may already have run: a limit or a credit would be counted twice).
-      retryDelayOnFailover: 0,
+      // Commands that meet a connection ioredis closed while refreshing its slot map are sent
+      // again. That keeps a healthy cluster free of spurious 503s (0 made them appear at start-up);
+      // the price is that a script already written to a connection that then died could run twice.
+      retryDelayOnFailover: 100,
       retryDelayOnClusterDown: 100,
       retryDelayOnTryAgain: 100,
       maxRedirections: 4,

@@ -26,7 +26,7 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
   /** Runs a key-record write, then evicts every hash the key had before and has after. */
   const keyChange = async <R>(hashesBefore: readonly string[], write: () => Promise<R>, hashesAfter: (result: R) => readonly string[] = () => []): Promise<R> => {
     const result = await write();
-    for (const hash of new Set([...hashesBefore, ...hashesAfter(result)])) await cache.changed('key', hash);
+    await Promise.all([...new Set([...hashesBefore, ...hashesAfter(result)])].map((hash) => cache.changed('key', hash)));
     return result;
   };
   const hashOf = async (keyId: string): Promise<string[]> => {

@@ -9,6 +9,8 @@ import { routes } from './routes/index.js';
 import { createServer } from './server/app.js';
 import { loadNativeUws } from './server/uws.js';
 import { buildServices, closeServices, type Services } from './services.js';
+import { ServiceUnavailableError } from './errors/api-error.js';
+import type { Storage } from './storage/types.js';
 
 export interface Keygate {
   readonly url: string;
@@ -22,13 +24,19 @@ export async function startKeygate(config: Config, log: Logger = createLogger(co
   // Load the HTTP engine first: without it nothing else is worth opening.
   const uws = loadNativeUws();
   const services = await buildServices(config, log);
+  let retryTimer: NodeJS.Timeout | undefined;
   try {
-    const outcome = await syncEnvRootKey(services.storage.rootKeys, config.rootKey);
-    if (outcome === 'registered') log.info('ROOT_KEY registered as root key rk_env with every permission');
-    if (outcome === 'removed') log.info('ROOT_KEY is not set: the root key rk_env it had registered was removed');
-    if ((await services.storage.rootKeys.list()).every((k) => k.revokedAt !== undefined)) {
-      log.warn('no root key exists yet: set ROOT_KEY or run `npx keygate root-key create --all-permissions`');
-    }
+    // The store may not answer yet (Redis still starting): serve anyway (requests that need it get
+    // 503) and register ROOT_KEY as soon as it does.
+    const bootstrap = async (): Promise<void> => {
+      try {
+        await registerRootKey(services.storage.rootKeys, config.rootKey, log);
+      } catch (err) {
+        if (!(err instanceof ServiceUnavailableError)) throw err;
+        retryTimer = setTimeout(() => void bootstrap().catch((e: unknown) => log.error({ err: e }, 'ROOT_KEY registration failed')), 1_000);
+      }
+    };
+    await bootstrap();
     const server = await createServer(services, routes, uws).listen();
     log.info({ url: server.url, dataDir: config.dataDir }, 'keygate is listening');
     return {
@@ -36,12 +44,23 @@ export async function startKeygate(config: Config, log: Logger = createLogger(co
       port: server.port,
       services,
       async close() {
+        clearTimeout(retryTimer);
         await server.close();
         await closeServices(services);
       },
     };
   } catch (err) {
+    clearTimeout(retryTimer);
     await closeServices(services);
     throw err;
+  }
+}
+
+async function registerRootKey(rootKeys: Storage['rootKeys'], rootKey: string | undefined, log: Logger): Promise<void> {
+  const outcome = await syncEnvRootKey(rootKeys, rootKey);
+  if (outcome === 'registered') log.info('ROOT_KEY registered as root key rk_env with every permission');
+  if (outcome === 'removed') log.info('ROOT_KEY is not set: the root key rk_env it had registered was removed');
+  if ((await rootKeys.list()).every((k) => k.revokedAt !== undefined)) {
+    log.warn('no root key exists yet: set ROOT_KEY or run `npx keygate root-key create --all-permissions`');
   }
 }

@@ -16,8 +16,14 @@ import { openRedisStorage } from './storage/redis/open.js';
 import type { Services } from './services.js';
 import type { Storage } from './storage/types.js';
 
-/** How long start-up waits for Redis before giving up with a clear message. */
+/** How long the command-line tool waits for Redis before giving up with a clear message. */
 const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * How long the server waits for Redis at start-up before it starts serving anyway: requests that
+ * need Redis then answer 503 while the clients keep reconnecting with backoff, and the liveness
+ * answer says Redis is unreachable.
+ */
+const STARTUP_GRACE_MS = 3_000;
 
 export async function buildRedisServices(config: Config, settings: RedisSettings, log: Logger): Promise<Services> {
   const where = settings.url !== undefined ? `Redis at ${new URL(settings.url).host}` : `Redis Cluster at ${settings.clusterNodes!.map((n) => `${n.host}:${n.port}`).join(',')}`;
@@ -29,16 +35,24 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     storageClient.disconnect();
     limiterClient.disconnect();
   };
+  const subscribed = bus.start();
   try {
     await Promise.all([
-      waitUntilReady(storageClient, where, CONNECT_TIMEOUT_MS),
-      waitUntilReady(limiterClient, where, CONNECT_TIMEOUT_MS),
+      waitUntilReady(storageClient, where, STARTUP_GRACE_MS),
+      waitUntilReady(limiterClient, where, STARTUP_GRACE_MS),
+      Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, STARTUP_GRACE_MS).unref())]),
     ]);
-    await bus.start(CONNECT_TIMEOUT_MS);
-  } catch (err) {
-    await release();
-    throw err;
+  } catch {
+    log.warn({ redis: where }, `${where} is not reachable yet: serving anyway and retrying with backoff; requests that need Redis answer 503 until it is back`);
   }
+  const reachable = (): boolean => storageClient.status === 'ready' && limiterClient.status === 'ready';
+  let wasReachable = reachable();
+  const watch = (): void => {
+    const now = reachable();
+    if (now !== wasReachable) log[now ? 'info' : 'warn']({ redis: where }, now ? 'Redis is reachable' : 'Redis is not reachable: requests that need it answer 503');
+    wasReachable = now;
+  };
+  for (const client of [storageClient, limiterClient]) for (const event of ['ready', 'close']) client.on(event, watch);
   const cache = new RecordCache(bus, { maxEntries: config.cacheMaxEntries, ttlMs: config.cacheTtlMs }, log);
   const redisStorage = openRedisStorage(storageClient, { keyPrefix: settings.keyPrefix, verificationsRetained: config.verificationsRetained });
   const storage = cachedStorage(redisStorage, cache);
@@ -51,6 +65,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     recorder: new VerificationRecorder(storage.verifications, log),
     cache,
     now: Date.now,
+    health: () => ({ redis: reachable() ? 'reachable' : 'unreachable' }),
     release,
   };
 }

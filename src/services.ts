@@ -12,6 +12,7 @@ import type { RecordCache } from './storage/cached/record-cache.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
 import { VerificationRecorder } from './analytics/recorder.js';
+import { closeHashPool } from './workers/pool.js';
 
 export interface Services {
   readonly config: Config;
@@ -24,6 +25,8 @@ export interface Services {
   readonly cache?: RecordCache;
   /** Unix ms; the one clock routes use. */
   readonly now: () => number;
+  /** What the mode depends on and whether it answers now (liveness shows it); embedded: none. */
+  readonly health?: () => Readonly<Record<string, string>>;
   /** Releases what the mode holds beyond storage and limiter (Redis connections). */
   readonly release?: () => Promise<void>;
 }
@@ -46,6 +49,8 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  // First: a slow-hash verification still running finishes and may yet write its rehash.
+  await closeHashPool(services);
   await services.limiter.close();
   // Before the store closes: buffered verification records are written, not lost.
   await services.recorder.close();

@@ -60,18 +60,22 @@ export class RedisInvalidationBus {
     this.listeners.push(listener);
   }
 
-  /** Resolves once subscribed the first time; rejects after `timeoutMs` with a clear message. */
-  async start(timeoutMs: number): Promise<void> {
+  /**
+   * Connects and keeps trying (the cache stays bypassed until subscribed). Resolves once
+   * subscribed the first time; with `timeoutMs`, rejects after that long with a clear message
+   * (the connection attempts go on).
+   */
+  async start(timeoutMs?: number): Promise<void> {
+    this.timer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
+    this.timer.unref();
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
         this.firstSubscribed = undefined;
         reject(new Error(`could not subscribe to the cache invalidation channel within ${timeoutMs} ms`));
       }, timeoutMs);
       this.firstSubscribed = () => { clearTimeout(timer); resolve(); };
       this.connect();
     });
-    this.timer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
-    this.timer.unref();
   }
 
   private connect(): void {

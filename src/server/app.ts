@@ -93,7 +93,8 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
 
   const liveness = (res: HttpResponse, req: Parameters<Parameters<TemplatedApp['get']>[1]>[1]): void => {
     const info = readRequestInfo(req);
-    send(res, { aborted: false }, info, dataReply(info.requestId, { message: "we're cooking" }));
+    // Alive answers 200 whatever its dependencies do (restarting would not help); it names them.
+    send(res, { aborted: false }, info, dataReply(info.requestId, { message: "we're cooking", ...services.health?.() }));
   };
   app.get(LIVENESS_PATH, liveness);
   app.post(LIVENESS_PATH, liveness);

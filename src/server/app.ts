@@ -135,6 +135,9 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
               drained = () => { clearTimeout(timer); done(); };
             });
           }
+          // The last answers may still be on their way out of uWS's buffers: closing the sockets
+          // at once would drop them. One more turn of the loop lets uWS write them.
+          await new Promise((resolve) => setTimeout(resolve, 20));
           // close() is in the native App but missing from these typings.
           (app as unknown as { close(): void }).close();
         },

@@ -21,6 +21,14 @@ ALGORITHM is how that system hashed them:
                                         verify like any keygate key
   github.com/seamapi/prefixed-api-key   hex SHA-256 of the key's last '_' segment; verifyKey must
                                         pass migrationId until the key's first verification
+  bcrypt, scrypt, argon2id              slow, salted hashes of keys <prefix>_<lookup>_<secret>:
+                                        the hash covers <secret> only; migrateKeys takes
+                                        '<lookup>:<hash>' with the hash as bcrypt's '$2b$…',
+                                        '$scrypt$ln=…,r=…,p=…$<salt>$<hash>' or argon2id's PHC
+                                        '$argon2id$v=19$m=…,t=…,p=…$<salt>$<hash>' (base64).
+                                        verifyKey must pass migrationId until the key's first
+                                        verification, which checks the secret on a worker
+                                        thread (HASH_WORKERS) and rehashes it to SHA-256
 Prints the new migration's id, to pass as migrationId. Uses the DATA_DIR setting (default ./data),
 or Redis when REDIS_URL or REDIS_CLUSTER_NODES is set.
 `;

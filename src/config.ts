@@ -33,6 +33,8 @@ export interface Config {
   /** Distributed mode: entries of the in-process record cache, and how long one may live. */
   readonly cacheMaxEntries: number;
   readonly cacheTtlMs: number;
+  /** Worker threads verifying slow-hash migrated keys (src/workers/pool.ts), started at first need. */
+  readonly hashWorkers: number;
 }
 
 /** Shortest ROOT_KEY accepted: anything shorter is guessable. */
@@ -108,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratelimitFailMode: failMode,
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
     cacheTtlMs: int('CACHE_TTL_MS', 10_000, 100, 600_000),
+    hashWorkers: int('HASH_WORKERS', 1, 1, 64),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

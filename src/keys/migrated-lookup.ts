@@ -6,8 +6,10 @@ import type { Principal } from '../auth/permissions.js';
 import type { Services } from '../services.js';
 import type { KeyRecord } from '../storage/records.js';
 import { DuplicateError } from '../storage/types.js';
+import { hashPool } from '../workers/pool.js';
 import { hashKey } from './format.js';
-import { migratedStart, pendingLookupHash } from './migration.js';
+import { migratedStart, pendingLookupHash, slowHashedSecret } from './migration.js';
+import { isSlowAlgorithm } from './migration-slow.js';
 
 /**
  * The key imported under `migrationId` that `plaintext` belongs to and that was not rehashed yet,
@@ -17,7 +19,7 @@ export async function findPendingMigrated(services: Services, principal: Princip
   const { storage } = services;
   const migration = await storage.migrations.get(migrationId);
   if (!migration || migration.workspaceId !== principal.workspaceId) return null;
-  const lookup = pendingLookupHash(migration.algorithm, plaintext);
+  const lookup = pendingLookupHash(migration, plaintext);
   if (lookup === null) return null;
   const key = await storage.keys.findByHash(lookup);
   return key && key.pendingMigrationId === migrationId ? key : null;
@@ -26,18 +28,28 @@ export async function findPendingMigrated(services: Services, principal: Princip
 /**
  * Ends a migrated key's migration once its owner presented it: stores keygate's own hash (so no
  * `migrationId` is needed any more) and the display `start`. Runs once per key; a concurrent
- * verification that got there first makes this a no-op. Resolves the key as it now stands.
+ * verification that got there first makes this a no-op. Resolves the key as it now stands, or
+ * null when the plaintext's secret does not match the key's slow hash (the lookup token alone
+ * found it): the caller then answers as for an unknown key, and nothing is rewritten.
  */
-export async function completeMigration(services: Services, key: KeyRecord, plaintext: string): Promise<KeyRecord> {
+export async function completeMigration(services: Services, key: KeyRecord, plaintext: string): Promise<KeyRecord | null> {
   const pending = key.pendingMigrationId;
   const migration = pending === undefined ? null : await services.storage.migrations.get(pending);
-  if (!migration) return key;
+  // A slow-hash key is never valid unchecked, not even if its migration record went missing.
+  if (!migration) return key.pendingMigrationHash === undefined ? key : null;
+  if (isSlowAlgorithm(migration.algorithm)) {
+    const encoded = key.pendingMigrationHash;
+    if (encoded === undefined) return null;
+    // Tens of milliseconds of CPU: on a worker thread, off the event loop (src/workers/pool.ts).
+    const task = { algorithm: migration.algorithm, encoded, secret: slowHashedSecret(plaintext) };
+    if (!await hashPool(services).verifySecret(task)) return null;
+  }
   const hash = hashKey(plaintext);
   const start = migratedStart(migration.algorithm, plaintext);
   try {
     const stored = await services.storage.keys.modify(key.id, (current) => {
       if (current.pendingMigrationId !== pending) return null;
-      const { pendingMigrationId: _done, ...rest } = current;
+      const { pendingMigrationId: _done, pendingMigrationHash: _checked, ...rest } = current;
       return { ...rest, hash, start };
     });
     return stored ?? key;

@@ -56,7 +56,12 @@ export async function verifyKey(services: Services, principal: Principal, input:
   if (!api || api.deletedAt !== undefined) return NOT_FOUND;
   if (!hasAny(principal, ['api.*.verify_key', `api.${key.apiId}.verify_key`])) return NOT_FOUND;
   // Only after the caller may verify this key: its first presentation completes its migration.
-  if (key.pendingMigrationId !== undefined) key = await completeMigration(services, key, input.key);
+  if (key.pendingMigrationId !== undefined) {
+    const completed = await completeMigration(services, key, input.key);
+    // A slow-hash key whose secret did not match: the same answer as for a key never imported.
+    if (!completed) return NOT_FOUND;
+    key = completed;
+  }
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
 

@@ -78,6 +78,12 @@ export interface KeyRecord {
    * rewrites the hash to keygate's own (when the migration's algorithm differs) and sets `start`.
    */
   readonly pendingMigrationId?: string;
+  /**
+   * Slow-hash migrations (bcrypt, scrypt, argon2id) only: the source system's encoded hash of the
+   * key's secret, checked in the worker pool at the first verification and removed with
+   * `pendingMigrationId`. Never part of any response.
+   */
+  readonly pendingMigrationHash?: string;
 }
 
 /**
@@ -85,8 +91,11 @@ export interface KeyRecord {
  * `sha256`: SHA-256 of the whole key (imported as base64, or hex converted to base64), found by the
  * ordinary lookup. `github.com/seamapi/prefixed-api-key`: hex SHA-256 of the key's last `_` segment;
  * verifyKey must name the migration until the key's first verification rehashes it.
+ * `bcrypt`, `scrypt`, `argon2id`: keys `<prefix>_<lookup>_<secret>`, imported as
+ * `<lookup>:<slow hash of secret>` (src/keys/migration-slow.ts); verifyKey must name the migration
+ * until the key's first verification checks the secret in the worker pool and rehashes it.
  */
-export type MigrationAlgorithm = 'sha256' | 'github.com/seamapi/prefixed-api-key';
+export type MigrationAlgorithm = 'sha256' | 'github.com/seamapi/prefixed-api-key' | 'bcrypt' | 'scrypt' | 'argon2id';
 
 /** A migration: created by an operator (`keygate migration create`), referenced by migrateKeys. */
 export interface MigrationRecord {

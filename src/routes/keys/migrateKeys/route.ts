@@ -7,7 +7,8 @@
  */
 import { requireAny, type Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { storedHash } from '../../../keys/migration.js';
+import { importedHash, type ImportedHash } from '../../../keys/migration.js';
+import { isSlowAlgorithm, SLOW_HASH_FORMAT } from '../../../keys/migration-slow.js';
 import type { Services } from '../../../services.js';
 import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
@@ -50,9 +51,10 @@ export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
     const now = services.now();
     // Validate everything first: a refused request imports nothing.
     const prepared = input.keys.map((k, i) => {
-      const hash = storedHash(migration.algorithm, k.hash);
+      const hash = importedHash(migration, k.hash);
       if (hash === null) {
-        throw new ApiError('err:unkey:application:invalid_input', `keys[${i}].hash is not a ${migration.algorithm} hash this migration can import.`);
+        const expected = isSlowAlgorithm(migration.algorithm) ? ` (expected ${SLOW_HASH_FORMAT[migration.algorithm]})` : '';
+        throw new ApiError('err:unkey:application:invalid_input', `keys[${i}].hash is not a ${migration.algorithm} hash this migration can import${expected}.`);
       }
       return { input: k, hash, credits: creditsFromRequest(k.credits, now) };
     });
@@ -78,7 +80,7 @@ export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
 
 async function keyRecord(
   services: Services, principal: Principal, api: { id: string; keyspaceId: string }, migrationId: string,
-  k: MigrateKeysInput['keys'][number], hash: string, credits: CreditsRecord | null, now: number,
+  k: MigrateKeysInput['keys'][number], { hash, slowHash }: ImportedHash, credits: CreditsRecord | null, now: number,
 ): Promise<KeyRecord> {
   const { storage } = services;
   const { workspaceId } = principal;
@@ -111,5 +113,6 @@ async function keyRecord(
     roles,
     createdAt: now,
     pendingMigrationId: migrationId,
+    ...(slowHash !== undefined ? { pendingMigrationHash: slowHash } : {}),
   };
 }

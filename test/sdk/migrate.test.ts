@@ -1,7 +1,7 @@
 import * as errors from '@unkey/api/models/errors';
 import { describe, expect, test } from 'vitest';
 import { useHarness } from '../support/harness.js';
-import { createMigration, foreignKey, prefixedKey } from '../support/migrations.js';
+import { createMigration, foreignKey, prefixedKey, slowKey } from '../support/migrations.js';
 import { sdkFor } from './support.js';
 
 describe('the official SDK against keygate: key migrations', () => {
@@ -41,6 +41,20 @@ describe('the official SDK against keygate: key migrations', () => {
     expect((await unkey.keys.getKey({ keyId })).data.start).toBe(k.start);
     const malformed = await unkey.keys.verifyKey({ key: 'nounderscore', migrationId }).catch((e: unknown) => e);
     expect(malformed).toBeInstanceOf(errors.BadRequestErrorResponse);
+  });
+
+  test('slow-hash migrations (bcrypt, scrypt, argon2id): verified once with migrationId, then as ordinary keys', async () => {
+    const unkey = sdkFor(h);
+    const { apiId } = (await unkey.apis.createApi({ name: 'sdk-slow' })).data;
+    for (const algorithm of ['bcrypt', 'scrypt', 'argon2id'] as const) {
+      const migrationId = await createMigration(h, algorithm);
+      const k = slowKey(algorithm);
+      const { data } = await unkey.keys.migrateKeys({ migrationId, apiId, keys: [{ hash: k.imported, name: algorithm }] });
+      const keyId = data.migrated[0]!.keyId;
+      expect((await unkey.keys.verifyKey({ key: k.wrongSecret, migrationId })).data).toEqual({ valid: false, code: 'NOT_FOUND' });
+      expect((await unkey.keys.verifyKey({ key: k.plaintext, migrationId })).data).toMatchObject({ valid: true, keyId, name: algorithm });
+      expect((await unkey.keys.verifyKey({ key: k.plaintext })).data).toMatchObject({ valid: true, keyId });
+    }
   });
 
   test('errors: unknown migration or API (404), missing permission (403), bad hash (400)', async () => {

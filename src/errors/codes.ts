@@ -23,6 +23,7 @@ export const errorCodes = {
   'err:user:bad_request:request_body_unreadable': code(400, 'Bad Request', 'err:user:bad_request:request_body_unreadable'),
   'err:user:bad_request:permissions_query_syntax_error': code(400, 'Bad Request', 'err:user:bad_request:permissions_query_syntax_error'),
   'err:unkey:authentication:malformed': code(400, 'Bad Request', 'err:unkey:authentication:malformed'),
+  'err:user:bad_request:request_header_fields_too_large': code(431, 'Request Header Fields Too Large', 'err:user:bad_request:request_header_fields_too_large'),
   'err:user:bad_request:request_body_too_large': code(413, 'Request Entity Too Large', 'err:user:bad_request:request_body_too_large'),
   // Routing (keygate answers these with the envelope; Unkey answers plain text).
   'err:user:bad_request:procedure_not_found': code(404, 'Not Found', 'err:user:bad_request:procedure_not_found'),

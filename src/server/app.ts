@@ -11,7 +11,7 @@ import { compileValidators } from '../validation/validators.js';
 import { statusLine } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
 import { dataReply, errorReply, type Reply } from './reply.js';
-import { ClientAbortedError, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
+import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
 import { loadNativeUws, type Uws } from './uws.js';
 
 export interface RunningServer {
@@ -71,6 +71,13 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
       if (Number.isNaN(info.contentLength)) {
         const err = new ApiError('err:user:bad_request:request_body_unreadable', 'The Content-Length header is not a number.');
         send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true));
+        return;
+      }
+      if (info.headerBytes > HEADER_LIMIT_BYTES && info.contentLength <= limit) {
+        // The (small) body is read first: closing a connection with unread data resets it, and
+        // the client would lose the answer.
+        const refused = (): Reply => errorReply(info.requestId, info.accept, services.config.docsUrl, headersTooLarge());
+        void track(readBody(res, state, limit, info.contentLength).then(refused, refused).then((reply) => send(res, state, info, reply)));
         return;
       }
       if (info.contentLength > limit) {

@@ -17,6 +17,8 @@ export interface RequestInfo {
   readonly accept: string;
   /** Declared body length, or -1 when absent (chunked). */
   readonly contentLength: number;
+  /** Size of all header names and values: uWS takes up to ~0.5 MB, keygate answers 431 far sooner. */
+  readonly headerBytes: number;
   readonly startedAt: bigint;
 }
 
@@ -25,6 +27,8 @@ export const newRequestId = (): string => `req_${base58(randomBytes(12))}`;
 export function readRequestInfo(req: HttpRequest): RequestInfo {
   const lengthHeader = req.getHeader('content-length');
   const contentLength = /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : lengthHeader === '' ? -1 : Number.NaN;
+  let headerBytes = 0;
+  req.forEach((name, value) => { headerBytes += name.length + value.length; });
   return {
     requestId: newRequestId(),
     method: req.getMethod().toUpperCase(),
@@ -33,6 +37,7 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     contentType: req.getHeader('content-type'),
     accept: req.getHeader('accept'),
     contentLength,
+    headerBytes,
     startedAt: process.hrtime.bigint(),
   };
 }
@@ -50,6 +55,13 @@ export class ClientAbortedError extends Error {
     super('client closed the connection');
     this.name = 'ClientAbortedError';
   }
+}
+
+/** Largest total of header names and values keygate reads. */
+export const HEADER_LIMIT_BYTES = 16 * 1024;
+
+export function headersTooLarge(): ApiError {
+  return new ApiError('err:user:bad_request:request_header_fields_too_large', `The request headers exceed ${HEADER_LIMIT_BYTES} bytes in all.`);
 }
 
 export function tooLarge(limitBytes: number): ApiError {

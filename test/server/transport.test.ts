@@ -144,6 +144,20 @@ describe('transport', () => {
       expect(res.headers['x-request-id']).toBe(res.body.meta.requestId);
     });
 
+    test('headers over 16 KiB in all → 431 envelope; just under is served', async () => {
+      const tooLong = await h.call('apis.createApi', { name: 'hdr' }, { headers: { 'x-padding': 'p'.repeat(16 * 1024) } });
+      expect(tooLong.status).toBe(431);
+      expect(tooLong.body.error).toMatchObject({ status: 431, title: 'Request Header Fields Too Large', type: 'https://unkey.com/docs/errors/user/bad_request/request_header_fields_too_large' });
+      expect(tooLong.body.meta.requestId).toMatch(/^req_/);
+      const fine = await h.call('apis.createApi', { name: 'hdr' }, { headers: { 'x-padding': 'p'.repeat(12 * 1024) } });
+      expect(fine.status).toBe(200);
+    });
+
+    test('headers far beyond the limit (more than the HTTP engine buffers) reset that connection only', async () => {
+      await expect(h.call('apis.createApi', { name: 'hdr' }, { headers: { 'x-padding': 'p'.repeat(300 * 1024) } })).rejects.toThrow();
+      expect((await h.call('apis.createApi', { name: 'after' })).status).toBe(200);
+    });
+
     test('a chunked body that grows over 1 MiB → 413', async () => {
       const res = await rawPost(h.url, '/v2/apis.createApi', auth(), jsonBodyOfSize(2 * MIB), 'chunked');
       expect(res.status).toBe(413);

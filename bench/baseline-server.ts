@@ -1,0 +1,33 @@
+/**
+ * The baseline: the least a uWS server can do per request on this machine. It reads the POST body
+ * and answers a fixed 165-byte JSON inside cork (shared/design/perf-anchors.md, "uws fixed"), on
+ * the native binary keygate itself loads (src/server/uws.ts), with the exclusive-port flag.
+ * Usage: node --import tsx bench/baseline-server.ts PORT
+ */
+import { loadNativeUws } from '../src/server/uws.js';
+
+const FIXED = JSON.stringify({
+  valid: true, code: 'VALID', keyId: 'key_2cGKbMxRyIzhCxo1Idjz8q', ownerId: 'user_123', remaining: 99,
+  reset: 1735689600000, ratelimit: { limit: 100, remaining: 99 },
+});
+const port = Number(process.argv[2]);
+const uws = loadNativeUws();
+const app = uws.App();
+app.any('/*', (res) => {
+  let aborted = false;
+  res.onAborted(() => { aborted = true; });
+  res.onData((_chunk, isLast) => {
+    if (!isLast || aborted) return;
+    res.cork(() => { res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(FIXED); });
+  });
+});
+const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (t: unknown) => void) => void;
+listen.call(app, '127.0.0.1', port, exclusive, (token) => {
+  if (!token) {
+    process.stderr.write(`baseline cannot listen on 127.0.0.1:${port}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`baseline listening on ${port}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));

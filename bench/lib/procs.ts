@@ -1,0 +1,151 @@
+/**
+ * Every process the bench starts: the uWS baseline, keygate (embedded, Redis, Redis Cluster) and
+ * redis-server, all on 127.0.0.1 and free ports, CPU-pinned, and stopped by pid at the end, also on
+ * Ctrl-C or a failure (stopAll is idempotent and runs from the signal handlers too).
+ *
+ * Pinning follows shared/design/perf-anchors.md: the server under test on CPU 0, the load
+ * generator (wrk, or this process for autocannon) on CPU 1, redis-server on CPU 1 with the
+ * generator (as the anchors' end-to-end run did). On a machine with one CPU nothing is pinned.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRedisCluster, startRedisStandalone, type RedisCluster, type RedisStandalone } from '../../test/support/redis-servers.js';
+import { CLI_JS, freePort, PROJECT_DIR, spawnKeygate, type ChildKeygate } from '../../test/support/process.js';
+
+export const SERVER_CPU = 0;
+export const LOAD_CPU = 1;
+const PINNING = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
+
+/** Pins a process and all its threads (threads created later inherit it). */
+export function pin(pid: number, cpu: number): void {
+  if (!PINNING) return;
+  spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+export function tasksetPrefix(cpu: number): string[] {
+  return PINNING ? ['taskset', '-c', String(cpu)] : [];
+}
+
+type Stopper = () => Promise<void>;
+const stoppers = new Map<string, Stopper>();
+const tempDirs: string[] = [];
+
+export function tempDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `keygate-bench-${name}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+let stopping: Promise<void> | undefined;
+
+/** Stops everything started (by pid), removes temporary folders. Safe to call more than once. */
+export function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    const all = [...stoppers.entries()].reverse();
+    stoppers.clear();
+    for (const [name, stop] of all) {
+      await Promise.race([stop(), new Promise((r) => setTimeout(r, 15_000))]).catch((err: unknown) => {
+        process.stderr.write(`bench: stopping ${name} failed: ${String(err)}\n`);
+      });
+    }
+    for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  })();
+  return stopping;
+}
+
+export function installSignalHandlers(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\nbench: ${signal}, stopping every process it started…\n`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+}
+
+export interface Server {
+  readonly name: string;
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** The minimal uWS fixed-reply server (bench/baseline-server.ts), listening with the exclusive-port flag. */
+export async function startBaseline(): Promise<Server> {
+  const port = await freePort();
+  const script = fileURLToPath(new URL('../baseline-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(port)], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c) => { output += String(c); });
+  child.stderr!.on('data', (c) => { output += String(c); });
+  const exited = once(child, 'exit');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`baseline did not start:\n${output}`)), 15_000);
+    child.stdout!.on('data', () => { if (output.includes('listening')) { clearTimeout(timer); resolve(); } });
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`baseline exited:\n${output}`)); });
+  });
+  pin(child.pid!, SERVER_CPU);
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await exited;
+  };
+  stoppers.set(`baseline ${child.pid}`, stop);
+  return { name: 'baseline', url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
+}
+
+export const ROOT_KEY = `bench-root-${process.pid}-${Date.now()}`;
+
+export type Mode = 'embedded' | 'redis' | 'cluster';
+
+export interface KeygateServer extends Server {
+  readonly mode: Mode;
+  readonly dataDir: string;
+  readonly env: Record<string, string>;
+  readonly child: ChildKeygate;
+}
+
+export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}): Promise<KeygateServer> {
+  const dataDir = tempDir(name);
+  // info: spawnKeygate waits for the "listening" line; nothing is logged per request below debug.
+  const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', ...extraEnv };
+  const child = await spawnKeygate(env);
+  const pid = child.process.pid!;
+  pin(pid, SERVER_CPU);
+  const stop = async (): Promise<void> => { await child.kill('SIGTERM'); };
+  stoppers.set(`keygate ${name} ${pid}`, stop);
+  return { name, mode, url: child.url, pid, dataDir, env, child, stop };
+}
+
+export async function startRedis(): Promise<RedisStandalone> {
+  const redis = await startRedisStandalone();
+  pin(redis.pid, LOAD_CPU);
+  stoppers.set(`redis-server ${redis.pid}`, () => redis.stop(true));
+  return redis;
+}
+
+export async function startCluster(): Promise<RedisCluster> {
+  const cluster = await startRedisCluster(3);
+  for (const m of cluster.masters) pin(m.pid, LOAD_CPU);
+  stoppers.set(`redis cluster ${cluster.masters.map((m) => m.pid).join(',')}`, () => cluster.stop());
+  return cluster;
+}
+
+/** `keygate migration create --algorithm sha256` in the server's DATA_DIR; returns the migration id. */
+export function createMigration(server: KeygateServer): string {
+  const result = spawnSync(process.execPath, [CLI_JS, 'migration', 'create', '--algorithm', 'sha256', '--name', 'bench'], {
+    env: { PATH: process.env.PATH ?? '', ...server.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 30_000, cwd: PROJECT_DIR,
+  });
+  if (result.status !== 0) throw new Error(`migration create failed: ${result.stdout}${result.stderr}`);
+  return (JSON.parse(result.stdout) as { id: string }).id;
+}
+
+/** VmRSS, RssAnon and RssFile of a process, in bytes (from /proc/<pid>/status). */
+export function rssOf(pid: number): { rss: number; anon: number; file: number } {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
+}

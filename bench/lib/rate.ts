@@ -1,0 +1,87 @@
+/**
+ * Latency at a fixed offered load with autocannon's rate mode (overallRate), run in this process
+ * (pinned to the load CPU). Latencies are taken from every response's own timing (hrtime, in
+ * µs), not from autocannon's histogram, which keeps whole milliseconds.
+ *
+ * autocannon's rate mode is per connection and per wall-clock second: each connection sends its
+ * share (rate / connections) back to back at the start of each second, then waits. With all
+ * connections' seconds aligned, 20k req/s offered over 100 connections is a burst of 100
+ * concurrent requests at every second's start, not an even arrival rate. `stagger` starts the
+ * connections as separate autocannon instances spread over one second, so their bursts interleave
+ * and the server sees the offered rate evenly spread (what "fixed offered load" means); both
+ * shapes can be measured (see bench/README.md).
+ */
+import autocannon from 'autocannon';
+import { Progress } from './progress.js';
+
+export interface RateResult {
+  readonly offered: number;
+  readonly achieved: number;
+  readonly responses: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly p999Ms: number;
+  readonly maxMs: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+export async function runAtRate(opts: {
+  url: string; bodies: readonly string[]; rootKey: string; rate: number; durationS: number; connections: number; stagger: boolean; label: string;
+}): Promise<RateResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  let next = 0;
+  const bodies = opts.bodies;
+  const groups = opts.stagger ? opts.connections : 1;
+  const perGroupConns = opts.stagger ? 1 : opts.connections;
+  const perGroupRate = opts.rate / groups;
+  const progress = new Progress(opts.label, opts.durationS + 1, () => `${latencies.length} responses`);
+  const started = Date.now();
+  const runs: Promise<unknown>[] = [];
+  const instances: autocannon.Instance[] = [];
+  for (let g = 0; g < groups; g++) {
+    // Instance g starts g/groups of a second late and runs as long as the others.
+    const delay = opts.stagger ? Math.round((1000 * g) / groups) : 0;
+    runs.push(new Promise((resolve, reject) => setTimeout(() => {
+      const instance = autocannon({
+        url: opts.url,
+        method: 'POST',
+        connections: perGroupConns,
+        overallRate: perGroupRate,
+        duration: opts.durationS,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.rootKey}` },
+        // One body: autocannon's prebuilt request; several: rebuilt per request by setupRequest.
+        ...(bodies.length === 1 ? { body: bodies[0] } : {
+          requests: [{
+            setupRequest: (req: autocannon.Request) => {
+              req.body = bodies[next++ % bodies.length];
+              return req;
+            },
+          }],
+        }),
+      }, (err: unknown, result: unknown) => (err ? reject(err as Error) : resolve(result)));
+      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (status >= 200 && status < 300) latencies.push(ms); else non2xx++;
+      });
+      instance.on('reqError', () => { errors++; });
+      instances.push(instance);
+    }, delay)));
+  }
+  await Promise.all(runs);
+  const elapsedS = (Date.now() - started) / 1000 - (opts.stagger ? (groups - 1) / groups : 0);
+  const sorted = Float64Array.from(latencies).sort();
+  const result: RateResult = {
+    offered: opts.rate, achieved: latencies.length / Math.max(elapsedS, 0.001), responses: latencies.length,
+    p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), p999Ms: percentile(sorted, 0.999), maxMs: sorted[sorted.length - 1] ?? NaN,
+    errors, non2xx,
+  };
+  progress.done(`${(result.achieved / 1000).toFixed(1)}k req/s  p50 ${result.p50Ms.toFixed(3)}  p99 ${result.p99Ms.toFixed(3)}  p99.9 ${result.p999Ms.toFixed(3)} ms${errors + non2xx ? `  errors ${errors}, non-2xx ${non2xx}` : ''}`);
+  return result;
+}

@@ -1,0 +1,58 @@
+/** Commands Redis itself counted (INFO commandstats), summed over every given server, without INFO. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cli } from '../../test/support/redis-servers.js';
+
+export function redisCalls(ports: readonly number[]): { total: number; byCommand: Record<string, number> } {
+  const byCommand: Record<string, number> = {};
+  let total = 0;
+  for (const port of ports) {
+    for (const m of cli(port, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      if (m[1] === 'info') continue; // our own probes
+      byCommand[m[1]!] = (byCommand[m[1]!] ?? 0) + Number(m[2]);
+      total += Number(m[2]);
+    }
+  }
+  return { total, byCommand };
+}
+
+export function diffCalls(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after)) if (v - (before[k] ?? 0) > 0) out[k] = v - (before[k] ?? 0);
+  return out;
+}
+
+/**
+ * Commands clients sent, apart from those Lua scripts ran (which INFO commandstats counts too):
+ * MONITOR on every server, lines from `[db lua]` are the scripts' own. Used only during the
+ * calls-per-verification run (MONITOR costs Redis some CPU), never during the timed runs.
+ * MONITOR output can lag behind on a busy machine: stop() sends a marker (ECHO) to every server
+ * and counts up to it, so nothing still in flight is lost when the reader is stopped.
+ */
+const MARKER = 'keygate-bench-monitor-end';
+export function monitorCommands(ports: readonly number[]): { stop(): Promise<{ sent: number; inScripts: number }> } {
+  const watchers = ports.map((port) => {
+    const cli = spawn('redis-cli', ['-h', '127.0.0.1', '-p', String(port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const awk = spawn('awk', [`/${MARKER}/ { print c + 0, l + 0; exit } /^[0-9.]+ \\[[0-9]+ lua\\]/ { l++; next } /^[0-9.]+ \\[/ { c++ }`], { stdio: [cli.stdout, 'pipe', 'ignore'] });
+    let out = '';
+    awk.stdout!.on('data', (d) => { out += String(d); });
+    const done = once(awk, 'exit');
+    return { cli, done, out: () => out };
+  });
+  return {
+    async stop() {
+      let sent = 0;
+      let inScripts = 0;
+      for (const port of ports) cli(port, ['ECHO', MARKER]);
+      for (const w of watchers) {
+        await Promise.race([w.done, new Promise((r) => setTimeout(r, 60_000))]);
+        w.cli.kill('SIGTERM');
+        await w.done;
+        const [c, l] = w.out().trim().split(' ').map(Number);
+        sent += c ?? 0;
+        inScripts += l ?? 0;
+      }
+      return { sent, inScripts };
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/** The tables at the end of a run, and the budget verdicts (bench/budgets.json). */
+import type { MemoryResult } from './memory.js';
+import type { HashRow } from '../hashing.js';
+import type { RateResult } from './rate.js';
+import { SCENARIOS } from '../scenarios.js';
+
+export interface Budget {
+  readonly name: string;
+  readonly server: string;
+  readonly scenario?: string;
+  readonly metric: 'ratio' | 'p99Ms' | 'callsPerVerification' | 'sentPerVerification' | 'memoryDrift';
+  readonly min?: number;
+  readonly max?: number;
+}
+export interface Budgets { readonly rate: number; readonly budgets: readonly Budget[] }
+
+export interface Results {
+  date: string;
+  machine: string;
+  settings: Record<string, unknown>;
+  rate: number;
+  loadavgBefore: number[];
+  loadavgAfter?: number[];
+  seconds?: number;
+  seeding: Record<string, { keys: number; identities: number; seconds: number }>;
+  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number }>;
+  latency: Record<string, RateResult>;
+  calls: Record<string, { verifications: number; redisCalls: number; perVerification: number; sent: number; sentPerVerification: number; inScripts: number; byCommand: Record<string, number>; rps: number }>;
+  memory?: MemoryResult;
+  hashing?: HashRow[];
+}
+
+export interface Verdict { readonly name: string; readonly value: number | undefined; readonly limit: string; readonly pass: boolean }
+
+function metric(b: Budget, r: Results): number | undefined {
+  const key = `${b.server}/${b.scenario}`;
+  switch (b.metric) {
+    case 'ratio': return r.throughput[key] && r.throughput.baseline ? r.throughput[key].rps / r.throughput.baseline.rps : undefined;
+    case 'p99Ms': return r.latency[key]?.p99Ms;
+    case 'callsPerVerification': return r.calls[b.server]?.perVerification;
+    case 'sentPerVerification': return r.calls[b.server]?.sentPerVerification;
+    case 'memoryDrift': return r.memory ? Math.abs(r.memory.drift) : undefined;
+  }
+}
+
+export function evaluate(budgets: Budgets, r: Results): Verdict[] {
+  return budgets.budgets.map((b) => {
+    const value = metric(b, r);
+    const limit = b.min !== undefined ? `≥ ${b.min}` : `≤ ${b.max}`;
+    // Not measured (a skipped part) is reported, not failed.
+    if (value === undefined || Number.isNaN(value)) return { name: b.name, value, limit, pass: true };
+    const pass = (b.min === undefined || value >= b.min) && (b.max === undefined || value <= b.max);
+    return { name: b.name, value, limit, pass };
+  });
+}
+
+const k = (n: number): string => `${(n / 1000).toFixed(1)}k`;
+const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(3));
+
+export function printReport(r: Results, verdicts: readonly Verdict[]): void {
+  const out: string[] = ['', `## Results (${r.date}${r.settings.quick ? ', quick' : ''}; ${r.machine})`, ''];
+  const base = r.throughput.baseline;
+  out.push(`Max throughput: wrk -t1 -c100, median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max). Latency: autocannon rate mode at ${r.rate} req/s offered, 100 connections, ${String(r.settings.rateDurationS)} s, ms.`, '');
+  out.push('| server | scenario | max req/s (min–max) | × baseline | achieved req/s at rate | p50 | p99 | p99.9 | errors |', '|---|---|---|---|---|---|---|---|---|');
+  const row = (server: string, scenario: string, key: string): void => {
+    const t = r.throughput[key];
+    const l = r.latency[key];
+    const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
+    const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
+    out.push(`| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${l ? k(l.achieved) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${errs} |`);
+  };
+  row('baseline (uWS fixed reply)', '–', 'baseline');
+  for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
+  if (Object.keys(r.calls).length > 0) {
+    out.push('', 'Redis calls per verification (verifyKeyLimits, autocannon 100 connections at full speed). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script):', '');
+    out.push('| server | verifications | req/s | commandstats calls | per verification | sent by keygate | per verification | by command (commandstats) |', '|---|---|---|---|---|---|---|---|');
+    for (const [server, c] of Object.entries(r.calls)) {
+      out.push(`| ${server} | ${c.verifications} | ${k(c.rps)} | ${c.redisCalls} | ${c.perVerification.toFixed(3)} | ${c.sent} | ${c.sentPerVerification.toFixed(3)} | ${Object.entries(c.byCommand).map(([n, v]) => `${n} ${v}`).join(', ')} |`);
+    }
+  }
+  if (r.memory) {
+    const m = r.memory;
+    out.push('', `Memory (embedded, ${m.keys} distinct keys, ${m.durationS} s, ${m.verifications} verifications at ${k(m.rps)}/s; seeded in ${m.seedSeconds.toFixed(1)} s by keys.migrateKeys at ${k(m.migrateKeysPerS)} keys/s, keys.createKey ${k(m.createKeyPerS)} keys/s):`, '');
+    out.push('| RSS after warm-up | RSS at end | drift | peak after warm-up | anon after warm-up → end |', '|---|---|---|---|---|');
+    out.push(`| ${m.referenceMiB.toFixed(0)} MiB | ${m.finalMiB.toFixed(0)} MiB | ${(m.drift * 100).toFixed(1)} % | ${m.peakMiB.toFixed(0)} MiB | ${m.anonReferenceMiB.toFixed(0)} → ${m.anonFinalMiB.toFixed(0)} MiB |`);
+  }
+  out.push('', 'Budgets (bench/budgets.json):', '', '| budget | value | limit | |', '|---|---|---|---|');
+  for (const v of verdicts) out.push(`| ${v.name} | ${v.value === undefined ? 'not measured' : v.value.toFixed(3)} | ${v.limit} | ${v.pass ? 'pass' : '**FAIL**'} |`);
+  out.push('', `load average before ${r.loadavgBefore.map((x) => x.toFixed(2)).join(' ')}, after ${r.loadavgAfter?.map((x) => x.toFixed(2)).join(' ') ?? '?'}; run took ${(r.seconds ?? 0).toFixed(0)} s`);
+  const failed = verdicts.filter((v) => !v.pass).length;
+  out.push(failed ? `${failed} budget(s) FAILED` : 'all budgets pass', '');
+  process.stdout.write(`${out.join('\n')}\n`);
+}

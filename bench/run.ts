@@ -1,0 +1,240 @@
+/**
+ * `npm run bench [-- --quick] [-- --memory-duration 60] …`: starts the uWS baseline, keygate
+ * embedded, on Redis and on a 3-master Redis Cluster, seeds them through the API, measures every
+ * scenario (max throughput with wrk, latency at a fixed offered load with autocannon), Redis calls
+ * per verification, memory over a long run of distinct keys, and SHA-256 inline vs piscina; prints
+ * the tables, checks bench/budgets.json and exits 1 when a budget fails (2 when the run broke).
+ * See bench/README.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MAIN_JS } from '../test/support/process.js';
+import { call, seedScenarioKeys, type Seeded } from './lib/api.js';
+import { evaluate, printReport, type Budgets, type Results } from './lib/report.js';
+import { runMemory } from './lib/memory.js';
+import {
+  installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir, type KeygateServer,
+} from './lib/procs.js';
+import { log } from './lib/progress.js';
+import { runAtRate } from './lib/rate.js';
+import { diffCalls, monitorCommands, redisCalls } from './lib/redis-calls.js';
+import { runWrk, type WrkResult } from './lib/wrk.js';
+import { formatHashing, runHashing } from './hashing.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+import autocannon from 'autocannon';
+
+const HELP = `Usage: npm run bench [-- options]
+  --quick                 smoke run (~2 min): 1 round, short runs, 50k keys in the memory run
+  --rounds N              wrk rounds per scenario, medians quoted (default 3; quick 1)
+  --duration S            seconds per wrk run (default 8; quick 2)
+  --rate-duration S       seconds per fixed-rate latency run (default 10; quick 2)
+  --burst                 autocannon's own rate shape (each connection's share sent at every second's start)
+                          instead of connections staggered over the second
+  --calls-duration S      seconds of the Redis calls-per-verification run (default 10; quick 2)
+  --memory-duration S     seconds of the memory run (default 300; quick 10)
+  --memory-keys N         distinct keys verified in the memory run (default 1000000; quick 50000)
+  --keys N                keys per scenario and server (default 20000; quick 2000)
+  --identities N          identities the limited keys are spread over (default 100)
+  --skip-memory, --skip-hashing
+`;
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false }, rounds: { type: 'string' }, duration: { type: 'string' }, 'rate-duration': { type: 'string' },
+    burst: { type: 'boolean', default: false }, 'calls-duration': { type: 'string' }, 'memory-duration': { type: 'string' },
+    'memory-keys': { type: 'string' }, keys: { type: 'string' }, identities: { type: 'string' },
+    'skip-memory': { type: 'boolean', default: false }, 'skip-hashing': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
+  },
+});
+if (opt.help) { process.stdout.write(HELP); process.exit(0); }
+const quick = opt.quick!;
+const num = (v: string | undefined, full: number, q: number): number => (v === undefined ? (quick ? q : full) : Number(v));
+const settings = {
+  quick,
+  rounds: num(opt.rounds, 3, 1),
+  durationS: num(opt.duration, 8, 2),
+  rateDurationS: num(opt['rate-duration'], 10, 2),
+  stagger: !opt.burst,
+  callsDurationS: num(opt['calls-duration'], 10, 2),
+  memoryDurationS: num(opt['memory-duration'], 300, 10),
+  memoryKeys: num(opt['memory-keys'], 1_000_000, 50_000),
+  keys: num(opt.keys, 20_000, 2_000),
+  identities: num(opt.identities, 100, 100),
+  warmupS: quick ? 0 : 2,
+};
+
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+const budgets = JSON.parse(readFileSync(join(BENCH_DIR, 'budgets.json'), 'utf8')) as Budgets;
+const RATE = budgets.rate;
+
+function ensureWrk(): void {
+  if (spawnSync('wrk', ['-v']).error === undefined) return;
+  log('wrk is missing: installing it from the Debian packages (apt-get install -y wrk)…');
+  const r = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
+  if (r.status !== 0 || spawnSync('wrk', ['-v']).error !== undefined) throw new Error('wrk is needed: apt-get install -y wrk');
+}
+
+const median = (a: readonly number[]): number => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[n >> 1]! : (s[n / 2 - 1]! + s[n / 2]!) / 2; };
+
+async function main(): Promise<number> {
+  installSignalHandlers();
+  pin(process.pid, LOAD_CPU);
+  ensureWrk();
+  if (!existsSync(MAIN_JS)) throw new Error('dist/main.js is missing: run `npm run build` (npm run bench does)');
+  const started = Date.now();
+  const work = tempDir('files');
+  const results: Results = {
+    date: new Date().toISOString(), settings, rate: RATE,
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${spawnSync('uname', ['-sr'], { encoding: 'utf8' }).stdout.trim()}`,
+    loadavgBefore: loadavg(), throughput: {}, latency: {}, calls: {}, seeding: {},
+  };
+  log(`keygate bench ${quick ? '(quick) ' : ''}— ${results.machine}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+  const baseline = await startBaseline();
+  const redis = await startRedis();
+  const cluster = await startCluster();
+  const servers: KeygateServer[] = [
+    await startKeygate('embedded', 'embedded'),
+    await startKeygate('redis', 'redis', { REDIS_URL: redis.url }),
+    await startKeygate('cluster', 'cluster', { REDIS_CLUSTER_NODES: cluster.nodes.join(',') }),
+  ];
+  const redisPorts: Record<string, number[]> = { redis: [redis.port], cluster: cluster.masters.map((m) => m.port) };
+  log(`started: baseline ${baseline.url}, ${servers.map((s) => `${s.name} ${s.url}`).join(', ')}, redis :${redis.port}, cluster ${cluster.nodes.join(' ')}`);
+
+  // Seed through the API, write each scenario's bodies, check a sample answer of each.
+  const seeded = new Map<string, Seeded>();
+  const bodyFiles = new Map<string, string>();
+  const bodies = new Map<string, string[]>();
+  for (const s of servers) {
+    const t = Date.now();
+    const seed = await seedScenarioKeys(s.url, ROOT_KEY, settings.keys, settings.identities, (n) => {
+      if (process.stdout.isTTY) process.stdout.write(`\r\x1b[2K  … seeding ${s.name}: ${n} keys`);
+    });
+    if (process.stdout.isTTY) process.stdout.write('\r\x1b[2K');
+    seeded.set(s.name, seed);
+    results.seeding[s.name] = { keys: settings.keys * 2, identities: settings.identities, seconds: seed.seconds };
+    log(`  ✓ seeded ${s.name}: ${settings.keys * 2} keys (half over ${settings.identities} identities with 2 limits) in ${((Date.now() - t) / 1000).toFixed(1)} s (keys.createKey, 64 in flight)`);
+    for (const sc of SCENARIOS) {
+      const list = sc.bodies(seed);
+      const file = join(work, `${s.name}-${sc.id}.txt`);
+      writeFileSync(file, `${list.join('\n')}\n`);
+      bodyFiles.set(`${s.name}/${sc.id}`, file);
+      bodies.set(`${s.name}/${sc.id}`, list);
+      await checkSample(s, sc, list);
+    }
+  }
+  const baselineFile = join(work, 'baseline.txt');
+  writeFileSync(baselineFile, `${JSON.stringify({ key: 'bk_baseline' })}\n`);
+
+  const target = (s: KeygateServer, sc: Scenario): string => `${s.url}/v2/${sc.procedure}`;
+  if (settings.warmupS > 0) {
+    log(`warm-up (${settings.warmupS} s per scenario, discarded)`);
+    await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.warmupS, label: 'warm-up baseline', quiet: true });
+    for (const s of servers) for (const sc of SCENARIOS) {
+      await runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.warmupS, label: `warm-up ${s.name} ${sc.id}`, quiet: true });
+    }
+  }
+
+  // Max throughput: rounds interleave the baseline and every scenario, medians over rounds.
+  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, ${settings.rounds} round(s), server on CPU 0, wrk on CPU 1`);
+  const raw: Record<string, WrkResult[]> = {};
+  const add = (key: string, r: WrkResult): void => { (raw[key] ??= []).push(r); };
+  for (let round = 1; round <= settings.rounds; round++) {
+    add('baseline', await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} baseline` }));
+    for (const s of servers) for (const sc of SCENARIOS) {
+      add(`${s.name}/${sc.id}`, await runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${s.name} ${sc.id}` }));
+    }
+  }
+  for (const [key, runs] of Object.entries(raw)) {
+    results.throughput[key] = {
+      rps: median(runs.map((r) => r.rps)), min: Math.min(...runs.map((r) => r.rps)), max: Math.max(...runs.map((r) => r.rps)),
+      p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((a, r) => a + r.errors + r.non2xx, 0), rounds: runs.length,
+    };
+  }
+  // A limited key must still be VALID after all that (limits large enough never to deny).
+  for (const s of servers) await checkSample(s, SCENARIOS.find((x) => x.id === 'verifyKeyLimits')!, bodies.get(`${s.name}/verifyKeyLimits`)!);
+
+  // Latency at a fixed offered load.
+  log(`latency at ${RATE} req/s offered: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s`);
+  const rateOpts = { rootKey: ROOT_KEY, rate: RATE, durationS: settings.rateDurationS, connections: 100, stagger: settings.stagger };
+  results.latency.baseline = await runAtRate({ ...rateOpts, url: `${baseline.url}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: 'baseline @rate' });
+  for (const s of servers) for (const sc of SCENARIOS) {
+    results.latency[`${s.name}/${sc.id}`] = await runAtRate({ ...rateOpts, url: target(s, sc), bodies: bodies.get(`${s.name}/${sc.id}`)!, label: `${s.name} ${sc.id} @rate` });
+  }
+
+  // Redis calls per verification: INFO commandstats over every master, 100 clients at full speed.
+  for (const s of servers.filter((x) => x.mode !== 'embedded')) {
+    const before = redisCalls(redisPorts[s.name]!);
+    const monitor = monitorCommands(redisPorts[s.name]!);
+    let ok = 0;
+    const t = Date.now();
+    const timer = setInterval(() => { if (process.stdout.isTTY) process.stdout.write(`\r\x1b[2K  … ${s.name} Redis calls: ${((Date.now() - t) / 1000).toFixed(0)}/${settings.callsDurationS} s, ${ok} verifications`); }, 1000);
+    await new Promise<void>((resolve, reject) => {
+      const list = bodies.get(`${s.name}/verifyKeyLimits`)!;
+      let i = 0;
+      const instance = autocannon({
+        url: target(s, SCENARIOS[1]!), method: 'POST', connections: 100, duration: settings.callsDurationS,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ROOT_KEY}` },
+        requests: [{ setupRequest: (req: autocannon.Request) => { req.body = list[i++ % list.length]; return req; } }],
+      }, (err) => (err ? reject(err as Error) : resolve()));
+      instance.on('response', (_c: unknown, status: number) => { if (status === 200) ok++; });
+    });
+    clearInterval(timer);
+    if (process.stdout.isTTY) process.stdout.write('\r\x1b[2K');
+    const after = redisCalls(redisPorts[s.name]!);
+    const seen = await monitor.stop();
+    const byCommand = diffCalls(before.byCommand, after.byCommand);
+    const c = {
+      verifications: ok, redisCalls: after.total - before.total, perVerification: (after.total - before.total) / Math.max(ok, 1),
+      sent: seen.sent, sentPerVerification: seen.sent / Math.max(ok, 1), inScripts: seen.inScripts, byCommand, rps: ok / settings.callsDurationS,
+    };
+    results.calls[s.name] = c;
+    log(`  ✓ ${s.name}: ${ok} verifications (${(c.rps / 1000).toFixed(1)}k/s); commandstats ${c.redisCalls} calls = ${c.perVerification.toFixed(3)} per verification, of which sent by keygate ${c.sent} = ${c.sentPerVerification.toFixed(3)} (MONITOR; ${c.inScripts} ran inside scripts) ${JSON.stringify(byCommand)}`);
+  }
+
+  // The scenario servers are done; the memory run gets the machine to itself.
+  for (const s of servers) await s.stop();
+  await cluster.stop();
+  await redis.stop(true);
+
+  if (!opt['skip-memory']) {
+    results.memory = await runMemory({ keys: settings.memoryKeys, durationS: settings.memoryDurationS, work });
+  }
+  await baseline.stop();
+  if (!opt['skip-hashing']) {
+    log('hashing: SHA-256 inline vs piscina (both cores for the pool)');
+    results.hashing = await runHashing(quick);
+    log(formatHashing(results.hashing));
+  }
+  results.loadavgAfter = loadavg();
+  results.seconds = (Date.now() - started) / 1000;
+  const verdicts = evaluate(budgets, results);
+  printReport(results, verdicts);
+  const outDir = join(BENCH_DIR, 'results');
+  mkdirSync(outDir, { recursive: true });
+  const json = JSON.stringify({ ...results, verdicts }, null, 2);
+  writeFileSync(join(outDir, `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`), json);
+  writeFileSync(join(outDir, quick ? 'latest-quick.json' : 'latest.json'), json);
+  return verdicts.some((v) => !v.pass) ? 1 : 0;
+}
+
+async function checkSample(s: KeygateServer, sc: Scenario, list: readonly string[]): Promise<void> {
+  for (const body of [list[0]!, list[Math.floor(list.length / 2)]!, list[list.length - 1]!]) {
+    const data = await call(s.url, ROOT_KEY, sc.procedure, JSON.parse(body));
+    if (!sc.expect(data)) throw new Error(`${s.name} ${sc.id}: unexpected answer to ${body}: ${JSON.stringify(data).slice(0, 300)}`);
+  }
+}
+
+let code = 2;
+try {
+  code = await main();
+} catch (err) {
+  process.stderr.write(`\nbench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+} finally {
+  await stopAll();
+}
+process.exit(code);

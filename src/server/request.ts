@@ -3,10 +3,9 @@
  * of the route callback, and onData chunks are neutered after their callback returns, so both
  * are copied here before anything asynchronous happens.
  */
-import { randomBytes } from 'node:crypto';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { ApiError } from '../errors/api-error.js';
-import { base58 } from '../util/base58.js';
+import { newId } from '../util/ids.js';
 
 export interface RequestInfo {
   readonly requestId: string;
@@ -22,7 +21,7 @@ export interface RequestInfo {
   readonly startedAt: bigint;
 }
 
-export const newRequestId = (): string => `req_${base58(randomBytes(12))}`;
+export const newRequestId = (): string => newId('req');
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
   const lengthHeader = req.getHeader('content-length');

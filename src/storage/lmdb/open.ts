@@ -62,7 +62,13 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
   // Shared structures: record layouts are stored once per database and cached, instead of being
   // written into every value and rebuilt on every read (a profile of verifyKey showed ~10 % of
   // CPU in that). Values written before are still read as they are.
-  const db = (name: string): Database => root.openDB({ name, encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') });
+  //
+  // The object cache hands out the same decoded record while it is unchanged; `validated` checks
+  // that against the stored bytes on every read, so writes by another process (the CLI revoking a
+  // root key) are seen at once.
+  const db = (name: string): Database => root.openDB({
+    name, encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures'), cache: { validated: true },
+  });
   const index = (name: string): Database<string, string> => root.openDB<string, string>({ name, encoding: 'string' });
   const t: LmdbTables = {
     root,

@@ -1,15 +1,14 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { generateKey } from '../../../keys/format.js';
-import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
+import type { CreditsRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
-import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { findLiveApi } from '../../apis/live-api.js';
-import { toRatelimitConfigs } from '../../ratelimits.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
 import { creditsFromRequest } from './credits.js';
+import { identityFor, newKeyRecord } from '../key-parts.js';
 
 /** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
 const MAX_ATTEMPTS = 3;
@@ -38,30 +37,14 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
     }
     // Unknown permission slugs are created (name = slug) without a create_permission check.
     const permissions = await resolveSlugs(services, principal, input.permissions ?? [], false);
-    const identity = input.externalId === undefined ? null
-      : await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
-        id: newId('id'), workspaceId: principal.workspaceId, externalId: input.externalId as string, ratelimits: [], createdAt: now,
-      }));
+    const identity = input.externalId === undefined ? null : await identityFor(services, principal.workspaceId, input.externalId, now);
     for (let attempt = 1; ; attempt++) {
       const generated = generateKey(input.prefix, input.byteLength);
-      const record: KeyRecord = {
-        id: newId('key'),
-        workspaceId: principal.workspaceId,
-        apiId: api.id,
-        keyspaceId: api.keyspaceId,
-        hash: generated.hash,
-        start: generated.start,
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
-        ...(identity ? { identityId: identity.id } : {}),
-        ...(input.expires !== undefined ? { expires: input.expires } : {}),
-        enabled: input.enabled,
-        hasCredits: credits !== null,
-        ratelimits: toRatelimitConfigs(input.ratelimits),
-        permissions: permissions.map((p) => p.slug),
-        roles: roleNames,
-        createdAt: now,
-      };
+      const record = newKeyRecord({
+        workspaceId: principal.workspaceId, api, hash: generated.hash, start: generated.start, name: input.name, meta: input.meta,
+        identity, expires: input.expires, enabled: input.enabled, hasCredits: credits !== null, ratelimits: input.ratelimits,
+        permissions: permissions.map((p) => p.slug), roles: roleNames, createdAt: now,
+      });
       try {
         await storage.keys.insert(record, credits);
         return { keyId: record.id, key: generated.plaintext };

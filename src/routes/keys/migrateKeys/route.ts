@@ -15,9 +15,9 @@ import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { findLiveApi } from '../../apis/live-api.js';
-import { toRatelimitConfigs } from '../../ratelimits.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { creditsFromRequest } from '../createKey/credits.js';
+import { identityFor, newKeyRecord } from '../key-parts.js';
 import { migrateKeysSchema, type MigrateKeysInput } from './schema.js';
 
 interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
@@ -82,7 +82,6 @@ async function keyRecord(
   services: Services, principal: Principal, api: { id: string; keyspaceId: string }, migrationId: string,
   k: MigrateKeysInput['keys'][number], { hash, slowHash }: ImportedHash, credits: CreditsRecord | null, now: number,
 ): Promise<KeyRecord> {
-  const { storage } = services;
   const { workspaceId } = principal;
   const roles: string[] = [];
   for (const name of k.roles ?? []) {
@@ -90,28 +89,15 @@ async function keyRecord(
     if (!roles.includes(stored)) roles.push(stored);
   }
   const permissions = await resolveSlugs(services, principal, k.permissions ?? [], false);
-  const identity = k.externalId === undefined ? null
-    : await storage.identities.getOrCreate(workspaceId, k.externalId, () => ({
-      id: newId('id'), workspaceId, externalId: k.externalId as string, ratelimits: [], createdAt: now,
-    }));
+  const identity = k.externalId === undefined ? null : await identityFor(services, workspaceId, k.externalId, now);
   return {
-    id: newId('key'),
-    workspaceId,
-    apiId: api.id,
-    keyspaceId: api.keyspaceId,
-    hash,
-    // Unknown until the key is first verified (its plaintext is never seen before).
-    start: '',
-    ...(k.name !== undefined ? { name: k.name } : {}),
-    ...(k.meta && Object.keys(k.meta).length > 0 ? { meta: k.meta } : {}),
-    ...(identity ? { identityId: identity.id } : {}),
-    ...(k.expires !== undefined ? { expires: k.expires } : {}),
-    enabled: k.enabled,
-    hasCredits: credits !== null,
-    ratelimits: toRatelimitConfigs(k.ratelimits),
-    permissions: permissions.map((p) => p.slug),
-    roles,
-    createdAt: now,
+    ...newKeyRecord({
+      workspaceId, api, hash,
+      // Unknown until the key is first verified (its plaintext is never seen before).
+      start: '',
+      name: k.name, meta: k.meta, identity, expires: k.expires, enabled: k.enabled, hasCredits: credits !== null,
+      ratelimits: k.ratelimits, permissions: permissions.map((p) => p.slug), roles, createdAt: now,
+    }),
     pendingMigrationId: migrationId,
     ...(slowHash !== undefined ? { pendingMigrationHash: slowHash } : {}),
   };

@@ -2,13 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { Services } from '../../../services.js';
 import type { KeyRecord, RatelimitConfig } from '../../../storage/records.js';
-import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import type { RatelimitRequest } from '../../schemas.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { findLiveKey } from '../live-key.js';
 import { nextCredits } from './credits.js';
+import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -54,9 +54,7 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     const now = services.now();
     const identityId = input.externalId === undefined || input.externalId === null ? input.externalId
       // Linking to an unknown externalId creates the identity, as createKey does.
-      : (await storage.identities.getOrCreate(principal.workspaceId, input.externalId, () => ({
-        id: newId('id'), workspaceId: principal.workspaceId, externalId: input.externalId as string, ratelimits: [], createdAt: now,
-      }))).id;
+      : (await identityFor(services, principal.workspaceId, input.externalId, now)).id;
     // Unknown slugs are created, without a create_permission check (Unkey's updateKey).
     const permissions = input.permissions === undefined ? undefined
       : (await resolveSlugs(services, principal, input.permissions, false)).map((p) => p.slug);

@@ -32,6 +32,8 @@ export interface Config {
   readonly ratelimitFailMode: RatelimitFailMode;
   /** Distributed mode: entries of the in-process record cache, and how long one may live. */
   readonly cacheMaxEntries: number;
+  /** On SIGTERM/SIGINT: how long requests in flight may take before connections are closed. */
+  readonly shutdownGraceMs: number;
   readonly cacheTtlMs: number;
   /** Worker threads verifying slow-hash migrated keys (src/workers/pool.ts), started at first need. */
   readonly hashWorkers: number;
@@ -109,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis,
     ratelimitFailMode: failMode,
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     cacheTtlMs: int('CACHE_TTL_MS', 10_000, 100, 600_000),
     hashWorkers: int('HASH_WORKERS', 1, 1, 64),
   };

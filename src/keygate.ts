@@ -45,7 +45,7 @@ export async function startKeygate(config: Config, log: Logger = createLogger(co
       services,
       async close() {
         clearTimeout(retryTimer);
-        await server.close();
+        await server.close(config.shutdownGraceMs);
         await closeServices(services);
       },
     };

@@ -4,13 +4,13 @@
  * deferred write) in this one place.
  */
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, ServiceUnavailableError } from '../errors/api-error.js';
 import type { Route } from '../routes/define.js';
 import type { Services } from '../services.js';
 import { compileValidators } from '../validation/validators.js';
 import { statusLine } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
-import { dataReply, errorReply, type Reply } from './reply.js';
+import { dataReply, errorReply, toApiError, type Reply } from './reply.js';
 import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
 import { loadNativeUws, type Uws } from './uws.js';
 
@@ -22,6 +22,8 @@ export interface RunningServer {
 }
 
 const LIVENESS_PATH = '/v2/liveness';
+/** For load balancers: 200 while every dependency answers, else the spec's 503. */
+const READINESS_PATH = '/v2/readiness';
 
 export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
   app: TemplatedApp;
@@ -105,13 +107,21 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   };
   app.get(LIVENESS_PATH, liveness);
   app.post(LIVENESS_PATH, liveness);
+  app.get(READINESS_PATH, (res, req) => {
+    const info = readRequestInfo(req);
+    const health = services.health?.() ?? {};
+    const ready = Object.values(health).every((state) => state === 'reachable');
+    send(res, { aborted: false }, info, ready
+      ? dataReply(info.requestId, { ready: true, ...health })
+      : errorReply(info.requestId, info.accept, services.config.docsUrl, toApiError(new ServiceUnavailableError(`not ready: ${JSON.stringify(health)}`))));
+  });
 
   app.any('/*', (res, req) => {
     const info = readRequestInfo(req);
     const state: ConnectionState = { aborted: false };
     let err: ApiError;
-    if (procedures.has(info.path) || info.path === LIVENESS_PATH) {
-      const allow = info.path === LIVENESS_PATH ? 'GET, POST' : 'POST';
+    if (procedures.has(info.path) || info.path === LIVENESS_PATH || info.path === READINESS_PATH) {
+      const allow = info.path === LIVENESS_PATH ? 'GET, POST' : info.path === READINESS_PATH ? 'GET' : 'POST';
       err = new ApiError('err:user:bad_request:method_not_allowed', `${info.method} is not allowed on ${info.path}; use ${allow}.`, { headers: { allow } });
     } else {
       err = new ApiError('err:user:bad_request:procedure_not_found', `There is no procedure at ${info.path.slice(0, 200)}. Procedures are served at POST /v2/<namespace>.<procedure>.`);

@@ -35,6 +35,9 @@ describe('distributed: Redis down at start-up', () => {
     const live = await callKeygate(keygate.url, '/v2/liveness', undefined, { method: 'GET' });
     expect(live.status).toBe(200);
     expect(live.body.data).toEqual({ message: "we're cooking", redis: 'unreachable' });
+    const notReady = await callKeygate(keygate.url, '/v2/readiness', undefined, { method: 'GET' });
+    expect(notReady.status).toBe(503);
+    expect(notReady.body.error.detail).toBe('The service is temporarily unavailable, try again later.');
     const down = await callKeygate(keygate.url, '/v2/apis.createApi', { name: 'early' }, { rootKey });
     expect(down.status).toBe(503);
     expect(down.body.error.type).toBe('https://unkey.com/docs/errors/svc/application/service_unavailable');
@@ -49,5 +52,8 @@ describe('distributed: Redis down at start-up', () => {
     }
     const recovered = await callKeygate(keygate.url, '/v2/liveness', undefined, { method: 'GET' });
     expect(recovered.body.data.redis).toBe('reachable');
+    const ready = await callKeygate(keygate.url, '/v2/readiness', undefined, { method: 'GET' });
+    expect(ready.status).toBe(200);
+    expect(ready.body.data).toEqual({ ready: true, redis: 'reachable' });
   }, 60_000);
 });

@@ -41,3 +41,17 @@ describe('liveness → 200', () => {
     expect(res.headers.get('allow')).toContain('GET');
   });
 });
+
+describe('readiness → 200 (embedded: the store is local)', () => {
+  const h = useHarness();
+
+  test('GET /v2/readiness answers ready without a root key; other methods are 405', async () => {
+    const res = await callKeygate(h.url, '/v2/readiness', undefined, { method: 'GET', rootKey: null });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ ready: true });
+    expect(res.body.meta.requestId).toMatch(/^req_/);
+    const post = await callKeygate(h.url, '/v2/readiness', {}, { rootKey: null });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET');
+  });
+});

@@ -112,7 +112,7 @@ export async function startRedisStandalone(options: { persistent?: boolean } = {
  * A cluster of `size` masters without replicas, created with `redis-cli --cluster create`, with
  * `cluster-require-full-coverage no` so that a lost master affects only its own slots.
  */
-export async function startRedisCluster(size = 3): Promise<RedisCluster> {
+export async function startRedisCluster(size = 3, options: { persistent?: boolean } = {}): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'keygate-redis-cluster-'));
   const ports: number[] = [];
   while (ports.length < size) {
@@ -122,6 +122,8 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
   const clusterArgs = (port: number) => [
     '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000',
     '--cluster-require-full-coverage', 'no', '--enable-debug-command', 'local',
+    // Persistent: a restarted master comes back with what it had acknowledged (AOF, fsync always).
+    ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always', '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`] : []),
   ];
   const masters: RedisNode[] = [];
   for (const port of ports) masters.push(await startNode(port, dir, clusterArgs(port)));

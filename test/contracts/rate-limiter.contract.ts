@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LimitCheck, LimitCheckResult, LimitGroupResult, RateLimiter } from '../../src/ratelimit/types.js';
+import { prng } from '../support/prng.js';
 
 /** An epoch-aligned base time (a multiple of every duration used here). */
 const BASE = 1_700_000_040_000;
@@ -20,17 +21,6 @@ interface Clock {
 
 const check = (counter: string, limit: number, durationMs: number, cost = 1): LimitCheck => ({ counter, limit, durationMs, cost });
 
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function describeRateLimiter(impl: string, make: (now: () => number) => RateLimiter): void {
   describe(`RateLimiter contract: ${impl}`, () => {

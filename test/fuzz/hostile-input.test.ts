@@ -9,22 +9,12 @@
 import { describe, expect, test } from 'vitest';
 import { routes } from '../../src/routes/index.js';
 import { useHarness } from '../support/harness.js';
+import { prng } from '../support/prng.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 const BODY_LIMIT = 4_096;
 
-/** mulberry32: small, fast, good enough to spread cases; the seed makes a run replayable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Case { method: string; path: string; contentType?: string; body?: Uint8Array | string; label: string; headers?: Record<string, string> }
 
@@ -125,7 +115,7 @@ describe('hostile input', () => {
         Object.assign(headers, c.headers);
         let res: Response;
         try {
-          res = await fetch(`${h.url}${c.path}`, { method: c.method, headers, body: c.body });
+          res = await fetch(`${h.url}${c.path}`, { method: c.method, headers, body: c.body as BodyInit | undefined });
         } catch (err) {
           if (failures.length < 10) failures.push(`${c.label} ${c.method} ${c.path} → no answer: ${String((err as Error).cause ?? err)}`);
           continue;

@@ -1,0 +1,73 @@
+/**
+ * Does verifying keys migrated with a slow hash (bcrypt, in the piscina pool) slow down ordinary
+ * verifications? Embedded keygate on the server CPU; ordinary verifyKey at a fixed rate (10 s),
+ * first alone, then while 8 clients keep verifying a bcrypt-migrated key with a wrong secret (each
+ * attempt is a bcrypt check in the pool: the worst case, a key is rehashed after its first success).
+ * Prints both latency sets; exits 1 if the p99 with slow-hash traffic exceeds max(2 × alone, alone
+ * + 2 ms). Usage: npm run build && npx tsx bench/slow-hash-interference.ts [--rate N]
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import bcrypt from 'bcryptjs';
+import { CLI_JS, PROJECT_DIR } from '../test/support/process.js';
+import { call, parallel } from './lib/api.js';
+import { installSignalHandlers, ROOT_KEY, startKeygate, stopAll } from './lib/procs.js';
+import { runAtRate, type RateResult } from './lib/rate.js';
+
+const { values } = parseArgs({ options: { rate: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '10' } } });
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+installSignalHandlers();
+
+try {
+  const server = await startKeygate('embedded', 'slow-hash', { HASH_WORKERS: '1' });
+  const { apiId } = await call<{ apiId: string }>(server.url, ROOT_KEY, 'apis.createApi', { name: 'slow-hash-bench' });
+  const ordinary: string[] = [];
+  await parallel(1_000, 32, async () => {
+    ordinary.push((await call<{ key: string }>(server.url, ROOT_KEY, 'keys.createKey', { apiId })).key);
+  });
+  const created = spawnSync(process.execPath, [CLI_JS, 'migration', 'create', '--algorithm', 'bcrypt'], {
+    env: { PATH: process.env.PATH ?? '', ...server.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', cwd: PROJECT_DIR,
+  });
+  const migrationId = (JSON.parse(created.stdout) as { id: string }).id;
+  const lookup = randomBytes(6).toString('hex');
+  const secret = randomBytes(16).toString('hex');
+  await call(server.url, ROOT_KEY, 'keys.migrateKeys', { migrationId, apiId, keys: [{ hash: `${lookup}:${bcrypt.hashSync(secret, 10)}` }] });
+  const wrongKey = `legacy_${lookup}_${randomBytes(16).toString('hex')}`;
+
+  const bodies = ordinary.map((key) => JSON.stringify({ key }));
+  const measure = (label: string): Promise<RateResult> => runAtRate({
+    url: `${server.url}/v2/keys.verifyKey`, bodies, rootKey: ROOT_KEY, rate: RATE, durationS: SECONDS, connections: 50, stagger: true, label,
+  });
+  const alone = await measure('ordinary verifyKey, alone');
+
+  let slowChecks = 0;
+  let stop = false;
+  const slowLoad = Promise.all(Array.from({ length: 8 }, async () => {
+    while (!stop) {
+      const res = await fetch(`${server.url}/v2/keys.verifyKey`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ROOT_KEY}` },
+        body: JSON.stringify({ key: wrongKey, migrationId }),
+      });
+      await res.text();
+      slowChecks++;
+    }
+  }));
+  const withSlow = await measure('ordinary verifyKey, with bcrypt checks in the pool');
+  stop = true;
+  await slowLoad;
+
+  const row = (name: string, r: RateResult) => `| ${name} | ${r.achieved.toFixed(0)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} | ${r.p999Ms.toFixed(3)} | ${r.errors + r.non2xx} |`;
+  process.stdout.write(`\n| ordinary verifyKey at ${RATE} req/s | achieved | p50 ms | p99 ms | p99.9 ms | errors |\n|---|---|---|---|---|---|\n`);
+  process.stdout.write(`${row('alone', alone)}\n${row(`with ${(slowChecks / SECONDS).toFixed(0)} bcrypt checks/s in the pool`, withSlow)}\n`);
+  const bound = Math.max(2 * alone.p99Ms, alone.p99Ms + 2);
+  const pass = withSlow.p99Ms <= bound;
+  process.stdout.write(`p99 with slow-hash traffic ${withSlow.p99Ms.toFixed(3)} ms, bound ${bound.toFixed(3)} ms: ${pass ? 'pass' : 'FAIL'}\n`);
+  await stopAll();
+  process.exit(pass ? 0 : 1);
+} catch (err) {
+  process.stderr.write(`slow-hash bench failed: ${String(err)}\n`);
+  await stopAll();
+  process.exit(1);
+}

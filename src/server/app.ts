@@ -49,8 +49,11 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
       res.end(reply.body, reply.close === true);
     });
-    services.log.debug({ requestId: info.requestId, method: info.method, path: info.path.slice(0, 200), status: reply.status,
-      durationMs: Number(process.hrtime.bigint() - info.startedAt) / 1e6 }, 'request');
+    // Checked first: the log object would otherwise be built for every request and thrown away.
+    if (services.log.isLevelEnabled('debug')) {
+      services.log.debug({ requestId: info.requestId, method: info.method, path: info.path.slice(0, 200), status: reply.status,
+        durationMs: Number(process.hrtime.bigint() - info.startedAt) / 1e6 }, 'request');
+    }
   };
 
   const track = <T>(work: Promise<T>): Promise<T> => {

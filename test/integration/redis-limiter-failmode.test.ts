@@ -4,16 +4,14 @@
  * starts again on the same port: `closed` rejects with ServiceUnavailableError, `open` passes,
  * both within the 100 ms command timeout, and the same limiter works again after the restart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../src/errors/api-error.js';
 import { createRedis, waitUntilReady, type RedisClient } from '../../src/redis/client.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
 import type { LimitCheck } from '../../src/ratelimit/types.js';
-import { cli, startRedisStandalone } from '../support/redis-servers.js';
+import { startRedisStandalone } from '../support/redis-servers.js';
 
 const COMMAND_TIMEOUT_MS = 100;
 const warnings: string[] = [];
@@ -27,20 +25,8 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: P
   return { ms: performance.now() - start, result: result! };
 }
 
-/** Starts redis-server on a given port (the restart), answering PING before it returns. */
-async function startOnPort(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (cli(port, ['PING']).trim() !== 'PONG') {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not restart on ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return child;
-}
-
 describe('RedisRateLimiter fail modes', () => {
   let server: Awaited<ReturnType<typeof startRedisStandalone>>;
-  let restarted: ChildProcess | undefined;
   let client: RedisClient;
   let closed: RedisRateLimiter;
   let open: RedisRateLimiter;
@@ -59,10 +45,6 @@ describe('RedisRateLimiter fail modes', () => {
     client.disconnect();
     if (server.process.signalCode === null && server.process.exitCode === null) process.kill(server.pid, 'SIGCONT');
     await server.stop(true);
-    if (restarted && restarted.exitCode === null) {
-      restarted.kill('SIGKILL');
-      await once(restarted, 'exit');
-    }
   });
 
   it('a frozen server: closed rejects and open passes, each within the command timeout', async () => {
@@ -97,7 +79,7 @@ describe('RedisRateLimiter fail modes', () => {
   });
 
   it('a stopped server: closed rejects at once, open passes; after a restart on the same port the same limiters work', async () => {
-    await server.stop(true);
+    await server.halt(true);
     const c = await timed(() => closed.limit([{ checks: [check('down-closed')] }]));
     expect(c.result.status).toBe('rejected');
     expect((c.result as PromiseRejectedResult).reason).toBeInstanceOf(ServiceUnavailableError);
@@ -107,7 +89,7 @@ describe('RedisRateLimiter fail modes', () => {
     expect((o.result as PromiseFulfilledResult<Awaited<ReturnType<RedisRateLimiter['limit']>>>).value[0]!.passed).toBe(true);
     expect(o.ms).toBeLessThan(COMMAND_TIMEOUT_MS + 300);
 
-    restarted = await startOnPort(server.port);
+    await server.restart();
     await waitUntilReady(client, 'restarted redis', 5_000);
     // A fresh server has no script cache: the NOSCRIPT → EVAL path, then counts as usual.
     const results = [];

@@ -19,6 +19,14 @@ import { MAX_SAFE } from '../schemas.js';
 export const NAMESPACE = { type: 'string', minLength: 1, maxLength: 512 } as const;
 export const IDENTIFIER = { type: 'string', minLength: 1, maxLength: 512 } as const;
 
+/** getOverride and deleteOverride name one override by namespace and identifier. */
+export const OVERRIDE_REQUEST = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['namespace', 'identifier'],
+  properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
+} as const;
+
 /** One ratelimit.limit request; also each item of a ratelimit.multiLimit array. */
 export interface LimitRequest { namespace: string; identifier: string; limit: number; duration: number; cost: number }
 

@@ -1,7 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
-import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
+import { OVERRIDE_REQUEST, existingNamespace } from '../shared.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -12,12 +12,7 @@ interface Input { namespace: string; identifier: string }
  */
 export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
   name: 'ratelimit.deleteOverride',
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['namespace', 'identifier'],
-    properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
-  },
+  requestSchema: OVERRIDE_REQUEST,
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);
     requireAny(principal, ['ratelimit.*.delete_override', `ratelimit.${namespace.id}.delete_override`]);

@@ -2,7 +2,7 @@ import { hasAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { findOverride } from '../../../ratelimit/overrides.js';
 import { defineRoute } from '../../define.js';
-import { existingNamespace, IDENTIFIER, NAMESPACE, overrideResponse } from '../shared.js';
+import { OVERRIDE_REQUEST, existingNamespace, overrideResponse } from '../shared.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -14,12 +14,7 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override
  */
 export const ratelimitGetOverride = defineRoute<Input, ReturnType<typeof overrideResponse>>({
   name: 'ratelimit.getOverride',
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['namespace', 'identifier'],
-    properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
-  },
+  requestSchema: OVERRIDE_REQUEST,
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);
     const override = await findOverride(services.storage.overrides, namespace.id, input.identifier);

@@ -58,7 +58,9 @@ export interface LmdbStorageOptions {
 
 export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {}): Storage {
   mkdirSync(dataDir, { recursive: true });
-  const root = open({ path: dataDir, name: undefined, maxDbs: 32 }) as RootDatabase;
+  // noSubdir is explicit: lmdb guesses it from the path, and would take a folder named like
+  // `keygate.data` (or mktemp's /tmp/tmp.XXXX) for a file and fail with "Is a directory".
+  const root = open({ path: dataDir, name: undefined, maxDbs: 32, noSubdir: false }) as RootDatabase;
   // Shared structures: record layouts are stored once per database and cached, instead of being
   // written into every value and rebuilt on every read (a profile of verifyKey showed ~10 % of
   // CPU in that). Values written before are still read as they are.

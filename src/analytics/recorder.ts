@@ -3,9 +3,14 @@
  * in-memory buffer (no I/O, no await), and a timer writes the buffer to the store in one batch.
  * The buffer is bounded: if the store falls behind by more than `maxPending` records, new ones
  * are dropped and counted rather than letting memory grow or slowing verification.
+ *
+ * The store adds every record to its rollups as it appends it. With `rollupRetentionMs`, the
+ * recorder also removes, about once a minute, the rollup buckets no analytics query may read any
+ * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
 import type { Logger } from '../obs/log.js';
 import type { VerificationRecord } from '../storage/records.js';
+import { bucketStart, GRANULARITIES } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
 
 export interface RecorderOptions {
@@ -14,7 +19,14 @@ export interface RecorderOptions {
   /** A full batch is written at once, without waiting for the timer. */
   readonly batchSize?: number;
   readonly maxPending?: number;
+  /** How long rollup buckets are kept (the analytics look-back); unset: never pruned. */
+  readonly rollupRetentionMs?: number;
+  /** The clock pruning is decided by. */
+  readonly now?: () => number;
 }
+
+/** Pruning runs at most this often. */
+const PRUNE_EVERY_MS = 60_000;
 
 export class VerificationRecorder {
   private buffer: VerificationRecord[] = [];
@@ -22,13 +34,21 @@ export class VerificationRecorder {
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly maxPending: number;
+  private readonly rollupRetentionMs: number | undefined;
+  private readonly now: () => number;
+  private lastPruneMs = -Infinity;
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: Logger, options: RecorderOptions = {}) {
     this.batchSize = options.batchSize ?? 2_000;
     this.maxPending = options.maxPending ?? 200_000;
-    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1_000);
+    this.rollupRetentionMs = options.rollupRetentionMs;
+    this.now = options.now ?? Date.now;
+    this.timer = setInterval(() => {
+      void this.flush();
+      if (this.rollupRetentionMs !== undefined && this.now() - this.lastPruneMs >= PRUNE_EVERY_MS) void this.prune();
+    }, options.flushIntervalMs ?? 1_000);
     this.timer.unref();
   }
 
@@ -49,6 +69,23 @@ export class VerificationRecorder {
     // Writes are chained so batches reach the store in order.
     this.writing = this.writing.then(() => this.store.append(batch)).catch((err: unknown) => {
       this.log.error({ err, records: batch.length }, 'verification records could not be stored and were dropped');
+    });
+    return this.writing;
+  }
+
+  /**
+   * Removes the rollup buckets older than the retention (after the writes queued so far). Runs
+   * by itself about once a minute when `rollupRetentionMs` is set; resolves when done.
+   */
+  prune(): Promise<void> {
+    const retention = this.rollupRetentionMs;
+    if (retention === undefined) return this.writing;
+    this.lastPruneMs = this.now();
+    const since = this.lastPruneMs - retention;
+    this.writing = this.writing.then(async () => {
+      for (const granularity of GRANULARITIES) await this.store.pruneRollups(granularity, bucketStart(granularity, since));
+    }).catch((err: unknown) => {
+      this.log.error({ err }, 'old verification rollups could not be pruned (retried in a minute)');
     });
     return this.writing;
   }

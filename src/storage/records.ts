@@ -161,6 +161,31 @@ export interface VerificationRecord {
   readonly tags?: readonly string[];
   /** Credits taken by this verification (0 when none were). */
   readonly spentCredits: number;
+  /** How long the verification took, in milliseconds (fractional); absent on older records. */
+  readonly latency?: number;
+}
+
+/** The time buckets verification records are rolled up into (UTC; storage/rollups.ts). */
+export type RollupGranularity = 'minute' | 'hour' | 'day' | 'month';
+
+/**
+ * One row of a rollup: the verifications of one bucket that share every dimension (API, key,
+ * identity, outcome, tags; the columns of Unkey's key_verifications_per_*_v1 tables), summed.
+ */
+export interface VerificationRollup {
+  /** Start of the bucket, unix ms (UTC). */
+  readonly time: number;
+  readonly apiId: string;
+  readonly keyId: string;
+  readonly identityId?: string;
+  readonly externalId?: string;
+  readonly outcome: string;
+  readonly tags?: readonly string[];
+  readonly count: number;
+  readonly spentCredits: number;
+  /** Sum of the latencies of the records that carried one, and how many did. */
+  readonly latencySum: number;
+  readonly latencyCount: number;
 }
 
 /** An end-user permission (Unkey's Permission): keys are checked against its `slug`. */

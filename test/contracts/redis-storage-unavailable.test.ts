@@ -20,6 +20,9 @@ describe('Redis storage without a reachable Redis', () => {
         storage.keys.spendCredits('key_1', 1),
         storage.identities.getOrCreate(WORKSPACE_ID, 'x', () => ({ id: 'id_1', workspaceId: WORKSPACE_ID, externalId: 'x', ratelimits: [], createdAt: 1 })),
         storage.verifications.append([{ time: 1, requestId: 'r', apiId: 'a', keyId: 'k', outcome: 'VALID', spentCredits: 0 }]),
+        storage.verifications.scan({ limit: 10 }),
+        storage.verifications.scanRollups('day', { limit: 10 }),
+        storage.verifications.pruneRollups('minute', 1),
         storage.rootKeys.list(),
       ];
       for (const call of calls) await expect(call).rejects.toBeInstanceOf(ServiceUnavailableError);

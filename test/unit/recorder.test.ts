@@ -54,4 +54,23 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(await storage.verifications.count()).toBe(5);
     expect(logged).toContain('dropped');
   });
+
+  test('prune removes the rollup buckets before the one holding now − retention, per granularity', async () => {
+    open();
+    const now = Date.UTC(2025, 4, 20, 12, 30);
+    const day = 86_400_000;
+    const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, rollupRetentionMs: 2 * day, now: () => now });
+    for (const [i, time] of [now - 3 * day, now - 2 * day - 60_000, now - 2 * day + 60_000, now - 60_000].entries()) recorder.record({ ...record(i), time });
+    await recorder.flush();
+    await recorder.prune();
+    const starts = async (granularity: 'minute' | 'day' | 'month') =>
+      (await storage.verifications.scanRollups(granularity, { limit: 100 })).items.map((r) => new Date(r.time).toISOString());
+    // now − 2 days = 2025-05-18 12:30: its minute, its day (05-18) and its month (05) are kept.
+    expect(await starts('minute')).toEqual(['2025-05-18T12:31:00.000Z', '2025-05-20T12:29:00.000Z']);
+    expect(await starts('day')).toEqual(['2025-05-18T00:00:00.000Z', '2025-05-20T00:00:00.000Z']);
+    expect(await starts('month')).toEqual(['2025-05-01T00:00:00.000Z']);
+    // The records themselves are bounded by count (VERIFICATIONS_RETAINED), not by this.
+    expect(await storage.verifications.count()).toBe(4);
+    await recorder.close();
+  });
 });

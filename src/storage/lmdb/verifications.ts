@@ -2,26 +2,46 @@
  * Verification records in one LMDB database keyed by [time, sequence], so a time range is one
  * ordered scan and the oldest records are the first keys. Values are positional tuples (about a
  * third of the size of the same record with field names), decoded back on read.
+ *
+ * Rollups live in a second database keyed by [granularity, bucket start, dimensions digest]
+ * (storage/rollups.ts): a bucket is one ordered range, old buckets are the first keys of their
+ * granularity. The append transaction writes the records and adds them to their rollup rows, so
+ * both are committed together or not at all.
  */
 import { randomInt } from 'node:crypto';
-import type { VerificationRecord } from '../records.js';
-import type { VerificationStore } from '../types.js';
+import type { RollupGranularity, VerificationRecord, VerificationRollup } from '../records.js';
+import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDims } from '../rollups.js';
+import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { LmdbTables } from './open.js';
 
 type Key = [number, number];
-type Tuple = [string, string, string, string | null, string | null, string, readonly string[] | null, number];
+type Tuple = [string, string, string, string | null, string | null, string, readonly string[] | null, number, (number | null)?];
+type RollupKey = [number, number, string];
+type RollupTuple = [...RollupDims, number, number, number, number];
 
 const encode = (r: VerificationRecord): Tuple =>
-  [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits];
+  [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
 
-function decode(time: number, [requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits]: Tuple): VerificationRecord {
+function decode(time: number, [requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
   return {
     time, requestId, apiId, keyId, outcome, spentCredits,
     ...(identityId !== null ? { identityId } : {}),
     ...(externalId !== null ? { externalId } : {}),
     ...(tags !== null ? { tags } : {}),
+    // Records written before latency was recorded have 8 fields.
+    ...(latency !== null && latency !== undefined ? { latency } : {}),
   };
 }
+
+function decodeRollup(time: number, tuple: RollupTuple): VerificationRollup {
+  const [apiId, keyId, identityId, externalId, outcome, tags, count, spentCredits, latencySum, latencyCount] = tuple;
+  return rollupRow(time, [apiId, keyId, identityId, externalId, outcome, tags], { count, spentCredits, latencySum, latencyCount });
+}
+
+const level = (granularity: RollupGranularity): number => GRANULARITIES.indexOf(granularity);
+
+/** Rollup keys removed per transaction when pruning, so one prune never holds the writer long. */
+const PRUNE_CHUNK = 5_000;
 
 export class LmdbVerificationStore implements VerificationStore {
   /** Orders records of the same millisecond; starts at random so a restart does not reuse keys. */
@@ -31,8 +51,16 @@ export class LmdbVerificationStore implements VerificationStore {
 
   async append(records: readonly VerificationRecord[]): Promise<void> {
     if (records.length === 0) return;
+    const deltas = rollupDeltas(records);
     await this.t.root.transaction(() => {
       for (const r of records) this.t.verifications.put([r.time, this.sequence++] satisfies Key, encode(r));
+      for (const d of deltas) {
+        const key: RollupKey = [level(d.granularity), d.time, d.digest];
+        const stored = this.t.verificationRollups.get(key) as RollupTuple | undefined;
+        const [count, spent, latencySum, latencyCount] = stored ? stored.slice(6) as number[] : [0, 0, 0, 0];
+        this.t.verificationRollups.put(key, [...d.dims, count! + d.count, spent! + d.spentCredits,
+          latencySum! + d.latencySum, latencyCount! + d.latencyCount] satisfies RollupTuple);
+      }
       let excess = this.entries() - this.retained;
       if (excess <= 0) return;
       for (const key of this.t.verifications.getKeys({ limit: excess })) {
@@ -43,14 +71,55 @@ export class LmdbVerificationStore implements VerificationStore {
   }
 
   async range({ fromMs, toMs, limit }: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]> {
-    const out: VerificationRecord[] = [];
+    return (await this.scan({ ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), limit })).items;
+  }
+
+  async scan({ fromMs, toMs, limit, cursor }: ScanOptions): Promise<ScanPage<VerificationRecord>> {
+    const after = cursor === undefined ? undefined : JSON.parse(cursor) as Key;
+    const items: VerificationRecord[] = [];
+    let last: Key | undefined;
     const range = this.t.verifications.getRange({
-      ...(fromMs !== undefined ? { start: [fromMs] } : {}),
+      ...(after ? { start: after, exclusiveStart: true } : fromMs !== undefined ? { start: [fromMs] } : {}),
       ...(toMs !== undefined ? { end: [toMs] } : {}),
       limit,
     });
-    for (const { key, value } of range) out.push(decode((key as Key)[0], value as Tuple));
-    return out;
+    for (const { key, value } of range) {
+      last = key as Key;
+      items.push(decode(last[0], value as Tuple));
+    }
+    return { items, cursor: items.length === limit && last ? JSON.stringify(last) : null };
+  }
+
+  async scanRollups(granularity: RollupGranularity, { fromMs, toMs, limit, cursor }: ScanOptions): Promise<ScanPage<VerificationRollup>> {
+    const g = level(granularity);
+    const after = cursor === undefined ? undefined : JSON.parse(cursor) as RollupKey;
+    const items: VerificationRollup[] = [];
+    let last: RollupKey | undefined;
+    const range = this.t.verificationRollups.getRange({
+      ...(after ? { start: after, exclusiveStart: true } : { start: fromMs !== undefined ? [g, fromMs] : [g] }),
+      end: toMs !== undefined ? [g, toMs] : [g + 1],
+      limit,
+    });
+    for (const { key, value } of range) {
+      last = key as RollupKey;
+      items.push(decodeRollup(last[1], value as RollupTuple));
+    }
+    return { items, cursor: items.length === limit && last ? JSON.stringify(last) : null };
+  }
+
+  async pruneRollups(granularity: RollupGranularity, beforeMs: number): Promise<void> {
+    const g = level(granularity);
+    for (;;) {
+      const removed = await this.t.root.transaction(() => {
+        let n = 0;
+        for (const key of this.t.verificationRollups.getKeys({ start: [g], end: [g, beforeMs], limit: PRUNE_CHUNK })) {
+          this.t.verificationRollups.remove(key);
+          n++;
+        }
+        return n;
+      });
+      if (removed < PRUNE_CHUNK) return;
+    }
   }
 
   async count(): Promise<number> {

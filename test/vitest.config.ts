@@ -3,8 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    // A standalone redis-server and a 3-master cluster for the run (test/support/redis-servers.ts).
-    globalSetup: ['test/support/redis-global-setup.ts'],
+    // The run's log folder, searched for every issued key at the end (log-scan-global-setup.ts;
+    // first, so that its teardown runs last), and a standalone redis-server and a 3-master cluster
+    // for the run (test/support/redis-servers.ts).
+    globalSetup: ['test/support/log-scan-global-setup.ts', 'test/support/redis-global-setup.ts'],
     // Real servers, real files, child processes: forks keep native addons (uWS, LMDB) isolated.
     pool: 'forks',
     testTimeout: 30_000,

@@ -11,6 +11,13 @@ import type { MigrationAlgorithm } from '../../src/storage/records.js';
 import { WORKSPACE_ID } from '../../src/storage/records.js';
 import { newId } from '../../src/util/ids.js';
 import type { Harness } from './harness.js';
+import { recordSecret } from './run-logs.js';
+
+/** Every plaintext made here is recorded for the end-of-run search of the logs (run-logs.ts). */
+const recorded = <T extends { plaintext: string }>(key: T): T => {
+  recordSecret(key.plaintext);
+  return key;
+};
 
 export async function createMigration(h: Harness, algorithm: MigrationAlgorithm = 'sha256'): Promise<string> {
   const id = newId('mig');
@@ -22,18 +29,18 @@ export async function createMigration(h: Harness, algorithm: MigrationAlgorithm 
 export function foreignKey(prefix = 'legacy'): { plaintext: string; base64: string; hex: string } {
   const plaintext = `${prefix}_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`;
   const digest = createHash('sha256').update(plaintext).digest();
-  return { plaintext, base64: digest.toString('base64'), hex: digest.toString('hex') };
+  return recorded({ plaintext, base64: digest.toString('base64'), hex: digest.toString('hex') });
 }
 
 /** A github.com/seamapi/prefixed-api-key key: `<prefix>_<short>_<long>`, kept as hex SHA-256 of `<long>`. */
 export function prefixedKey(prefix = 'acme'): { plaintext: string; longTokenHash: string; start: string } {
   const short = randomBytes(6).toString('hex');
   const long = randomBytes(12).toString('hex');
-  return {
+  return recorded({
     plaintext: `${prefix}_${short}_${long}`,
     longTokenHash: createHash('sha256').update(long).digest('hex'),
     start: `${prefix}_${short.slice(0, 4)}`,
-  };
+  });
 }
 
 /**
@@ -55,11 +62,11 @@ export function slowHash(algorithm: SlowAlgorithm, secret: string): string {
 export function slowKey(algorithm: SlowAlgorithm, prefix = 'acme') {
   const lookup = randomBytes(6).toString('hex');
   const secret = randomBytes(12).toString('hex');
-  return {
+  return recorded({
     plaintext: `${prefix}_${lookup}_${secret}`,
     wrongSecret: `${prefix}_${lookup}_${randomBytes(12).toString('hex')}`,
     lookup,
     imported: `${lookup}:${slowHash(algorithm, secret)}`,
     start: `${prefix}_${lookup.slice(0, 4)}`,
-  };
+  });
 }

@@ -1,11 +1,13 @@
 /**
  * keygate as its users run it: `node dist/main.js` in a child process (built by `npm test`'s
- * pretest), on a free loopback port, stopped by pid. Output is captured for inspection.
+ * pretest), on a free loopback port, stopped by pid. Output is captured for inspection, and its
+ * logs go to the run's log folder with the keys it was given (run-logs.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { openRunLog, recordSecret } from './run-logs.js';
 
 export const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -31,13 +33,17 @@ export interface ChildKeygate {
 /** Starts `node <script>` and resolves once it logs that it listens (or rejects when it exits). */
 export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS): Promise<ChildKeygate> {
   const port = env.PORT ?? String(await freePort());
+  if (env.ROOT_KEY) recordSecret(env.ROOT_KEY);
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const log = openRunLog('process');
   let output = '';
-  child.stdout!.on('data', (c) => { output += String(c); });
-  child.stderr!.on('data', (c) => { output += String(c); });
+  child.stdout!.on('data', (c) => { output += String(c); log?.write(c); });
+  child.stderr!.on('data', (c) => { output += String(c); log?.write(c); });
+  // 'close', not 'exit': the output pipes have been read to their end.
+  child.once('close', () => log?.close());
   const exited = once(child, 'exit');
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`keygate did not start in time:\n${output}`)), 15_000);
@@ -60,13 +66,31 @@ export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS
   };
 }
 
-/** Runs a command to completion and returns its exit code and output. */
+/**
+ * Runs a command to completion and returns its exit code and output. A keygate process (a server
+ * or the CLI) has its logs written to the run's log folder: all of a server's output, the CLI's
+ * stderr (its stdout is the answer, which shows a new root key once: that key is recorded).
+ */
 export async function run(command: string, args: string[], env: Record<string, string> = {}, cwd = PROJECT_DIR): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = args[0] === CLI_JS;
+  const log = command === process.execPath ? openRunLog(cli ? 'cli' : 'process') : null;
   const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => { stdout += String(c); });
-  child.stderr.on('data', (c) => { stderr += String(c); });
-  const [code] = await once(child, 'exit');
+  child.stdout.on('data', (c) => { stdout += String(c); if (!cli) log?.write(c); });
+  child.stderr.on('data', (c) => { stderr += String(c); log?.write(c); });
+  const [code] = await once(child, 'close');
+  log?.close();
+  if (cli) recordPrintedKey(stdout);
   return { code: code as number | null, stdout, stderr };
+}
+
+/** `keygate root-key create` prints `{ …, "key": "<root key>", … }`. */
+function recordPrintedKey(stdout: string): void {
+  try {
+    const printed = JSON.parse(stdout) as { key?: unknown };
+    if (typeof printed?.key === 'string') recordSecret(printed.key);
+  } catch {
+    // not JSON: nothing issued
+  }
 }

@@ -25,7 +25,15 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
 
   /** Runs a key-record write, then evicts every hash the key had before and has after. */
   const keyChange = async <R>(hashesBefore: readonly string[], write: () => Promise<R>, hashesAfter: (result: R) => readonly string[] = () => []): Promise<R> => {
-    const result = await write();
+    let result: R;
+    try {
+      result = await write();
+    } catch (err) {
+      // A write that failed may still have happened (its replicas did not answer in time, or
+      // Redis timed out after applying it): what it may have changed is not served from memory.
+      await Promise.all([...new Set(hashesBefore)].map((hash) => cache.changed('key', hash)));
+      throw err;
+    }
     await Promise.all([...new Set([...hashesBefore, ...hashesAfter(result)])].map((hash) => cache.changed('key', hash)));
     return result;
   };

@@ -12,6 +12,10 @@
  * - modify with a new hash: claim the new hash → compare-and-set the record (commit) → release
  *   the old hash. Leftovers name a record with another hash: absent to readers.
  * - delete: delete record + counter (commit) → remove the listing entry → release the hash.
+ *
+ * Durability: every write of a key record (not a credits spend, which verification makes) goes
+ * through `writes` and ends with `writes.afterWrite`, which waits for the masters' replicas when
+ * that is configured (src/redis/replica-wait.ts). Reads use the shared client.
  */
 import type { RedisClient } from '../../redis/client.js';
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
@@ -27,6 +31,18 @@ type StoredKey = Omit<KeyRecord, 'hasCredits'>;
 
 const withoutHasCredits = ({ hasCredits: _derived, ...rest }: KeyRecord): StoredKey => rest;
 
+/**
+ * Where key-record writes go, and what follows each one. With replica waits, a connection of its
+ * own (WAIT blocks the connection it is sent on); otherwise the shared client and no wait.
+ */
+export interface KeyWrites {
+  readonly client: RedisClient;
+  readonly io: RecordIo;
+  readonly index: UniqueIndex;
+  /** Resolves once the writes to these keys are as durable as configured; else rejects (503). */
+  afterWrite(keys: readonly string[]): Promise<void>;
+}
+
 /** Keys rewritten at once by rewriteWorkspace: a page of the API's listing. */
 const REWRITE_PAGE = 200;
 
@@ -37,6 +53,7 @@ export class RedisKeyStore implements KeyStore {
     private readonly io: RecordIo,
     private readonly index: UniqueIndex,
     private readonly now: () => number,
+    private readonly writes: KeyWrites = { client, io, index, afterWrite: async () => {} },
   ) {}
 
   private async read(id: string): Promise<Stored<KeyRecord> | null> {
@@ -52,18 +69,23 @@ export class RedisKeyStore implements KeyStore {
   async insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void> {
     const hashKey = this.k.keyByHash(record.hash);
     for (;;) {
-      const claim = await this.index.claim(hashKey, record.id, this.holds(record.hash));
+      const claim = await this.writes.index.claim(hashKey, record.id, this.holds(record.hash));
       if (claim.kind !== 'claimed') throw new DuplicateError('hash');
+      const listings = [this.k.keysOfApi(record.apiId), this.k.apisWithKeys(record.workspaceId)] as const;
       await Promise.all([
-        this.client.zadd(this.k.keysOfApi(record.apiId), 0, record.id),
-        this.client.sadd(this.k.apisWithKeys(record.workspaceId), record.apiId),
+        this.writes.client.zadd(listings[0], 0, record.id),
+        this.writes.client.sadd(listings[1], record.apiId),
       ]);
       if (!isFresh(claim)) continue;
-      if (await this.io.write(this.k.key(record.id), 0, withoutHasCredits(record), credits ? creditFields(credits) : [])) return;
+      if (await this.writes.io.write(this.k.key(record.id), 0, withoutHasCredits(record), credits ? creditFields(credits) : [])) {
+        // The hash index and the listing too: a failover that lost them would hide the key.
+        await this.writes.afterWrite([this.k.key(record.id), hashKey, ...listings]);
+        return;
+      }
       // The id is taken. The same insert, retried after it succeeded, finds its own hash there.
       const existing = await this.read(record.id);
       if (existing?.record.hash === record.hash) throw new DuplicateError('hash');
-      await this.index.release(hashKey, record.id);
+      await this.writes.index.release(hashKey, record.id);
       throw new DuplicateError('id');
     }
   }
@@ -82,6 +104,14 @@ export class RedisKeyStore implements KeyStore {
   private async credits(keyId: string, op: string, args: readonly (string | number)[] = []) {
     const reply = await scripts.creditsChange.run(this.client, [this.k.key(keyId)], [op, ...calendarArgs(this.now()), ...args]);
     return parseReply(reply);
+  }
+
+  /** A credits change asked for through the API (not a spend): written and waited for as a record write. */
+  private async changeCredits(keyId: string, op: 'set' | 'adjust' | 'patch', args: readonly (string | number)[]) {
+    const key = this.k.key(keyId);
+    const reply = parseReply(await scripts.creditsChange.run(this.writes.client, [key], [op, ...calendarArgs(this.now()), ...args]));
+    if (reply.status !== 'unknown') await this.writes.afterWrite([key]);
+    return reply;
   }
 
   async getCredits(keyId: string): Promise<CreditsRecord | null> {
@@ -107,17 +137,18 @@ export class RedisKeyStore implements KeyStore {
       const stored: KeyRecord = { ...next, id, hasCredits: current.record.hasCredits };
       const moved = stored.hash !== current.record.hash;
       if (moved) {
-        const claim = await this.index.claim(this.k.keyByHash(stored.hash), id, this.holds(stored.hash));
+        const claim = await this.writes.index.claim(this.k.keyByHash(stored.hash), id, this.holds(stored.hash));
         if (claim.kind !== 'claimed') throw new DuplicateError('hash');
         if (!isFresh(claim)) continue;
       }
       // A lost compare-and-set leaves a claim of the new hash behind: ours, and a leftover
       // (absent to readers) if the retried change ends with another hash.
-      if (!(await this.io.write(this.k.key(id), current.version, withoutHasCredits(stored)))) {
+      if (!(await this.writes.io.write(this.k.key(id), current.version, withoutHasCredits(stored)))) {
         await backoff(attempt);
         continue;
       }
-      if (moved) await this.index.release(this.k.keyByHash(current.record.hash), id);
+      if (moved) await this.writes.index.release(this.k.keyByHash(current.record.hash), id);
+      await this.writes.afterWrite(moved ? [this.k.key(id), this.k.keyByHash(stored.hash)] : [this.k.key(id)]);
       return stored;
     }
     throw new Error(`too many concurrent changes of key ${id}`);
@@ -127,12 +158,14 @@ export class RedisKeyStore implements KeyStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.read(id);
       if (!current) return false;
-      if (!(await this.io.remove(this.k.key(id), current.version))) {
+      if (!(await this.writes.io.remove(this.k.key(id), current.version))) {
         await backoff(attempt);
         continue;
       }
-      await this.client.zrem(this.k.keysOfApi(current.record.apiId), id);
-      await this.index.release(this.k.keyByHash(current.record.hash), id);
+      // A failover that lost the delete would bring a deleted key back: the record is waited for.
+      await this.writes.client.zrem(this.k.keysOfApi(current.record.apiId), id);
+      await this.writes.index.release(this.k.keyByHash(current.record.hash), id);
+      await this.writes.afterWrite([this.k.key(id)]);
       return true;
     }
     throw new Error(`too many concurrent changes of key ${id}`);
@@ -145,15 +178,15 @@ export class RedisKeyStore implements KeyStore {
   }
 
   async setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean> {
-    return (await this.credits(keyId, 'set', setArgs(credits))).status !== 'unknown';
+    return (await this.changeCredits(keyId, 'set', setArgs(credits))).status !== 'unknown';
   }
 
   async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
-    return (await this.credits(keyId, 'adjust', [delta])).credits;
+    return (await this.changeCredits(keyId, 'adjust', [delta])).credits;
   }
 
   async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null> {
-    return (await this.credits(keyId, 'patch', patchArgs(patch))).credits;
+    return (await this.changeCredits(keyId, 'patch', patchArgs(patch))).credits;
   }
 
   /**

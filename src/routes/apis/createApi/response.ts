@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiId'],
+  properties: { apiId: { type: 'string' } },
+} as const;

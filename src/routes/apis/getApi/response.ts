@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name'],
+  properties: { id: { type: 'string' }, name: { type: 'string' } },
+} as const;

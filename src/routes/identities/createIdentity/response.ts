@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['identityId'],
+  properties: { identityId: { type: 'string' } },
+} as const;

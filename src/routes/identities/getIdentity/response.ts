@@ -1,0 +1,1 @@
+export { IDENTITY as responseSchema } from '../../response-schemas.js';

@@ -1,0 +1,2 @@
+/** One identity of the page. */
+export { IDENTITY as responseSchema } from '../../response-schemas.js';

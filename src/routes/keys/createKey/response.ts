@@ -1,0 +1,1 @@
+export { NEW_KEY as responseSchema } from '../../response-schemas.js';

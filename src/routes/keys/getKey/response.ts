@@ -1,0 +1,1 @@
+export { KEY_RESPONSE_DATA as responseSchema } from '../../response-schemas.js';

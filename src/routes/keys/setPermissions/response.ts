@@ -1,0 +1,2 @@
+/** The key's direct permissions as set. */
+export { PERMISSION_LIST as responseSchema } from '../../response-schemas.js';

@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['permissionId'],
+  properties: { permissionId: { type: 'string' } },
+} as const;

@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['roleId'],
+  properties: { roleId: { type: 'string' } },
+} as const;

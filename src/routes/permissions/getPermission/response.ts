@@ -1,0 +1,1 @@
+export { PERMISSION as responseSchema } from '../../response-schemas.js';

@@ -1,0 +1,1 @@
+export { ROLE as responseSchema } from '../../response-schemas.js';

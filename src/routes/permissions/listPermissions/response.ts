@@ -1,0 +1,2 @@
+/** One permission of the page. */
+export { PERMISSION as responseSchema } from '../../response-schemas.js';

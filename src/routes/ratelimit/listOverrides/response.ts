@@ -1,0 +1,2 @@
+/** One override of the page. */
+export { RATELIMIT_OVERRIDE as responseSchema } from '../../response-schemas.js';

@@ -1,0 +1,6 @@
+export const responseSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['overrideId'],
+  properties: { overrideId: { type: 'string' } },
+} as const;

@@ -6,7 +6,9 @@ COPY package.json package-lock.json tsconfig.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY src ./src
 COPY lua ./lua
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --no-audit --no-fund
+COPY web ./web
+# tsc, then the dashboard's bundle (dist/dashboard/public; esbuild, a dev dependency, is pruned after).
+RUN npx tsc -p tsconfig.json && node web/build.mjs && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data

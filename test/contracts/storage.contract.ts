@@ -186,6 +186,26 @@ export function describeStorage(
         expect(results.filter(Boolean)).toHaveLength(1);
         expect((await storage.apis.get(api.id))!.deletedAt).toBe(1_000 + results.indexOf(true));
       });
+
+      it('list: live APIs of the workspace in id order, from the cursor (inclusive), at most limit', async () => {
+        const apis = ['api_c', 'api_a', 'api_d', 'api_b'].map((apiId) => apiRecord({ id: apiId }));
+        for (const api of apis) await storage.apis.insert(api);
+        await storage.apis.insert(apiRecord({ id: 'api_e', workspaceId: OTHER_WORKSPACE }));
+        await storage.apis.insert(apiRecord({ id: 'api_f', deletedAt: 1_500 }));
+        expect(await storage.apis.markDeleted('api_d', 2_000)).toBe(true);
+        const ids = async (options: { cursor?: string; limit?: number } = {}): Promise<string[]> =>
+          (await storage.apis.list(WORKSPACE_ID, { limit: 100, ...options })).map((a) => a.id);
+        expect(await ids()).toEqual(['api_a', 'api_b', 'api_c']);
+        expect(await ids({ limit: 2 })).toEqual(['api_a', 'api_b']);
+        expect(await ids({ cursor: 'api_b' })).toEqual(['api_b', 'api_c']);
+        expect(await ids({ limit: 0 })).toEqual([]);
+        expect((await storage.apis.list(WORKSPACE_ID, { limit: 1 }))[0]).toEqual(apis[1]);
+        expect((await storage.apis.list(OTHER_WORKSPACE, { limit: 10 })).map((a) => a.id)).toEqual(['api_e']);
+      });
+
+      it('list is empty on a fresh storage', async () => {
+        expect(await storage.apis.list(WORKSPACE_ID, { limit: 10 })).toEqual([]);
+      });
     });
 
     describe('keys', () => {
@@ -672,6 +692,25 @@ export function describeStorage(
         expect(await storage.namespaces.find(WORKSPACE_ID, 'burst')).toEqual(winner);
         expect(await storage.namespaces.find(WORKSPACE_ID, winner.id)).toEqual(winner);
         for (const loser of candidates.filter((c) => c.id !== winner.id)) expect(await storage.namespaces.find(WORKSPACE_ID, loser.id)).toBeNull();
+        expect((await storage.namespaces.list(WORKSPACE_ID, { limit: 100 })).map((n) => n.id)).toEqual([winner.id]);
+      });
+
+      it('list: live namespaces of the workspace in id order; cursor, limit and search over id and name', async () => {
+        const made = [['rlns_c', 'sms'], ['rlns_a', 'email.outbound'], ['rlns_b', 'Email.Inbound'], ['rlns_d', 'gone']]
+          .map(([nsId, name]) => namespaceRecord({ id: nsId!, name: name! }));
+        for (const ns of made) await storage.namespaces.getOrCreate(WORKSPACE_ID, ns.name, () => ns);
+        await storage.namespaces.getOrCreate(OTHER_WORKSPACE, 'sms', () => namespaceRecord({ id: 'rlns_e', name: 'sms', workspaceId: OTHER_WORKSPACE }));
+        expect(await storage.namespaces.markDeleted('rlns_d', 2_000)).toBe(true);
+        const ids = async (options: { cursor?: string; limit?: number; search?: string } = {}): Promise<string[]> =>
+          (await storage.namespaces.list(WORKSPACE_ID, { limit: 100, ...options })).map((n) => n.id);
+        expect(await ids()).toEqual(['rlns_a', 'rlns_b', 'rlns_c']);
+        expect(await ids({ limit: 1 })).toEqual(['rlns_a']);
+        expect(await ids({ cursor: 'rlns_b' })).toEqual(['rlns_b', 'rlns_c']);
+        expect(await ids({ search: 'EMAIL' })).toEqual(['rlns_a', 'rlns_b']);
+        expect(await ids({ search: 'rlns_c' })).toEqual(['rlns_c']);
+        expect(await ids({ search: 'gone' })).toEqual([]);
+        expect((await storage.namespaces.list(WORKSPACE_ID, { limit: 1 }))[0]).toEqual(made[1]);
+        expect((await storage.namespaces.list(OTHER_WORKSPACE, { limit: 10 })).map((n) => n.id)).toEqual(['rlns_e']);
       });
     });
 

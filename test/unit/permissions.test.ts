@@ -29,6 +29,15 @@ describe('permissionProblem', () => {
   it('an unknown action names the resource type', () => {
     expect(permissionProblem('api.*.fly')).toContain('fly');
   });
+
+  it('root_key tuples (keygate\'s own) exist only for every root key: root_key.*.<action>', () => {
+    for (const p of ['root_key.*.create_root_key', 'root_key.*.read_root_key', 'root_key.*.revoke_root_key']) {
+      expect(permissionProblem(p)).toBeNull();
+      expect(ALL_PERMISSIONS).toContain(p);
+    }
+    expect(permissionProblem('root_key.rk_123.read_root_key')).toContain('root_key.*.read_root_key');
+    expect(permissionProblem('root_key.*.verify_key')).toContain('verify_key');
+  });
 });
 
 describe('requireAny', () => {

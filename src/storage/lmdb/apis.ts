@@ -1,5 +1,5 @@
 import type { ApiRecord } from '../records.js';
-import type { ApiStore } from '../types.js';
+import type { ApiStore, ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
 
 export class LmdbApiStore implements ApiStore {
@@ -20,5 +20,17 @@ export class LmdbApiStore implements ApiStore {
       this.t.apis.put(id, { ...record, deletedAt: atMs });
       return true;
     });
+  }
+
+  async list(workspaceId: string, options: ListOptions): Promise<ApiRecord[]> {
+    const out: ApiRecord[] = [];
+    if (options.limit <= 0) return out;
+    for (const { value } of this.t.apis.getRange({ start: options.cursor ?? '' })) {
+      const record = value as ApiRecord;
+      if (record.workspaceId !== workspaceId || record.deletedAt !== undefined) continue;
+      out.push(record);
+      if (out.length >= options.limit) break;
+    }
+    return out;
   }
 }

@@ -1,5 +1,5 @@
 import type { NamespaceRecord } from '../records.js';
-import type { NamespaceStore } from '../types.js';
+import type { ListOptions, NamespaceStore } from '../types.js';
 import { getOrInsert, scoped, type LmdbTables } from './open.js';
 
 export class LmdbNamespaceStore implements NamespaceStore {
@@ -23,5 +23,19 @@ export class LmdbNamespaceStore implements NamespaceStore {
 
   async getOrCreate(workspaceId: string, name: string, create: () => NamespaceRecord): Promise<NamespaceRecord> {
     return getOrInsert(this.t, this.t.namespaces, this.t.namespaceByName, scoped(workspaceId, name), create);
+  }
+
+  async list(workspaceId: string, options: ListOptions & { search?: string }): Promise<NamespaceRecord[]> {
+    const needle = options.search?.trim().toLowerCase();
+    const out: NamespaceRecord[] = [];
+    if (options.limit <= 0) return out;
+    for (const { value } of this.t.namespaces.getRange({ start: options.cursor ?? '' })) {
+      const record = value as NamespaceRecord;
+      if (record.workspaceId !== workspaceId || record.deletedAt !== undefined) continue;
+      if (needle && !record.id.toLowerCase().includes(needle) && !record.name.toLowerCase().includes(needle)) continue;
+      out.push(record);
+      if (out.length >= options.limit) break;
+    }
+    return out;
   }
 }

@@ -1,0 +1,30 @@
+import { hasActionOnAny, hasAny, requireAny } from '../../../auth/permissions.js';
+import { defineListRoute } from '../../define.js';
+import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
+import { readablePage } from '../../readable-page.js';
+import { responseSchema } from './response.js';
+
+interface Input { limit: number; cursor?: string; search?: string }
+
+/**
+ * keygate's own procedure (Unkey's v2 API cannot list namespaces): live rate-limit namespaces in
+ * id order, paginated; `search` matches id or name. `ratelimit.*.read_namespace` lists every
+ * namespace; `ratelimit.<namespaceId>.read_namespace` only those; neither is the 403.
+ */
+export const ratelimitListNamespaces = defineListRoute<Input, { id: string; name: string }>({
+  name: 'ratelimit.listNamespaces',
+  responseSchema,
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: { type: 'string', maxLength: 256 } },
+  },
+  async handle({ input, principal, services }) {
+    if (!hasActionOnAny(principal, 'ratelimit', 'read_namespace')) requireAny(principal, ['ratelimit.*.read_namespace']);
+    const all = hasAny(principal, ['ratelimit.*.read_namespace']);
+    const search = input.search?.trim();
+    const shown = await readablePage((options) => services.storage.namespaces.list(principal.workspaceId, { ...options, ...(search ? { search } : {}) }),
+      (ns) => all || principal.permissions.has(`ratelimit.${ns.id}.read_namespace`), input.limit, input.cursor);
+    return toPage(shown, input.limit, (ns) => ({ id: ns.id, name: ns.name }));
+  },
+});

@@ -1,0 +1,49 @@
+import { newRootKey } from '../../../auth/bootstrap.js';
+import { permissionProblem, requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { newId } from '../../../util/ids.js';
+import { defineRoute } from '../../define.js';
+import { requireHeld } from '../grants.js';
+import { responseSchema } from './response.js';
+
+interface Input {
+  name: string;
+  permissions: string[];
+}
+
+interface Output {
+  rootKeyId: string;
+  /** The plaintext: in this answer only, never again (keygate keeps its SHA-256). */
+  key: string;
+  start: string;
+}
+
+/** keygate's own procedure (Unkey creates root keys in its dashboard): the dashboard calls it too. */
+export const rootKeysCreateRootKey = defineRoute<Input, Output>({
+  name: 'rootKeys.createRootKey',
+  responseSchema,
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'permissions'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 200 },
+      permissions: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 300 } },
+    },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['root_key.*.create_root_key']);
+    const permissions = [...new Set(input.permissions)];
+    const issues = permissions.flatMap((permission, i) => {
+      const problem = permissionProblem(permission);
+      return problem === null ? [] : [{ location: `/permissions/${i}`, message: problem, fix: 'Use a tuple <type>.<id or *>.<action> from the permission catalogue.' }];
+    });
+    if (issues.length > 0) {
+      throw new ApiError('err:unkey:application:invalid_input', 'Some permissions are not known to keygate.', { issues });
+    }
+    requireHeld(principal, permissions, 'grant');
+    const { record, plaintext } = newRootKey(newId('rk'), input.name, permissions, services.now());
+    await services.storage.rootKeys.put(record);
+    return { rootKeyId: record.id, key: plaintext, start: record.start };
+  },
+});

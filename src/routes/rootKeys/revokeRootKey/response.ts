@@ -1,0 +1,1 @@
+export { EMPTY_DATA as responseSchema } from '../../response-schemas.js';

@@ -1,0 +1,36 @@
+import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { defineRoute } from '../../define.js';
+import { requireHeld } from '../grants.js';
+import { responseSchema } from './response.js';
+
+interface Input { rootKeyId: string }
+
+/**
+ * Revokes a root key: it stops authenticating at once (dashboard sessions signed in with it
+ * included). The record is kept, marked revoked. A root key may revoke only keys whose every
+ * permission it holds itself, so a narrow key cannot lock out a broader one; it may revoke itself.
+ */
+export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
+  name: 'rootKeys.revokeRootKey',
+  responseSchema,
+  requestSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['rootKeyId'],
+    properties: { rootKeyId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+  },
+  async handle({ input, principal, services }) {
+    requireAny(principal, ['root_key.*.revoke_root_key']);
+    const { rootKeys } = services.storage;
+    const record = await rootKeys.get(input.rootKeyId);
+    if (!record || record.workspaceId !== principal.workspaceId) {
+      throw new ApiError('err:keygate:data:root_key_not_found', 'The specified root key was not found.');
+    }
+    if (record.id !== principal.rootKeyId) requireHeld(principal, record.permissions, 'revoke keys with');
+    // Revoking a revoked key again is a no-op that keeps the first time.
+    await rootKeys.revoke(record.id, services.now());
+    services.sessions.endForRootKey(record.hash);
+    return {};
+  },
+});

@@ -8,6 +8,8 @@ import type { RedisSettings } from './redis/client.js';
 
 export type RatelimitFailMode = 'closed' | 'open';
 
+export type LogFormat = 'json' | 'pretty';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -22,14 +24,35 @@ export interface Config {
   /** Base of every `error.type` URL: `${docsUrl}/errors/...`. */
   readonly docsUrl: string;
   readonly logLevel: LogLevel;
+  /** json: one JSON object per line; pretty: coloured lines for people; auto: pretty on a terminal. */
+  readonly logFormat: LogFormat;
+  /** GET /metrics (Prometheus) and the counting behind it. */
+  readonly metrics: boolean;
   /** Largest accepted request body; larger bodies get 413. */
   readonly bodyLimitBytes: number;
   /** How many verification records are kept; the oldest beyond this are dropped. */
   readonly verificationsRetained: number;
+  /** analytics.getVerifications: how many days back a query may read; rollups older are pruned. */
+  readonly analyticsRetentionDays: number;
+  /** Most rows one analytics query answers (a larger LIMIT is lowered to it, as Unkey does). */
+  readonly analyticsMaxResultRows: number;
+  /** Most stored rows (records or rollup rows) one analytics query may read: beyond, a 422. */
+  readonly analyticsMaxRowsRead: number;
+  /** Longest one analytics query may run: beyond, a 422. */
+  readonly analyticsQueryTimeoutMs: number;
   /** Distributed mode when set (REDIS_URL or REDIS_CLUSTER_NODES); embedded LMDB otherwise. */
   readonly redis: RedisSettings | null;
   /** What a rate-limit check does when Redis cannot answer: deny (closed) or admit (open). */
   readonly ratelimitFailMode: RatelimitFailMode;
+  /**
+   * Distributed mode: replicas each key-record write must reach (Redis WAIT) before it is
+   * acknowledged; 'auto' = as many as are online at that master, 0 = never wait.
+   */
+  readonly redisWaitReplicas: number | 'auto';
+  /** Longest a write waits for its replicas; then the request answers 503. */
+  readonly redisWaitTimeoutMs: number;
+  /** Refuse to start when a Redis master has AOF off or its settings cannot be read. */
+  readonly redisRequireAof: boolean;
   /** Distributed mode: entries of the in-process record cache, and how long one may live. */
   readonly cacheMaxEntries: number;
   /** On SIGTERM/SIGINT: how long requests in flight may take before connections are closed. */
@@ -68,6 +91,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const logLevel = text('LOG_LEVEL', 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+  const logFormatText = text('LOG_FORMAT', 'auto');
+  if (!['auto', 'json', 'pretty'].includes(logFormatText)) problems.push(`LOG_FORMAT must be auto, json or pretty (got '${logFormatText}')`);
+  // auto: people at a terminal read pretty lines; anything collecting stdout gets JSON.
+  const logFormat: LogFormat = logFormatText === 'pretty' || (logFormatText === 'auto' && process.stdout.isTTY === true) ? 'pretty' : 'json';
+  const metricsText = text('METRICS', 'on');
+  if (metricsText !== 'on' && metricsText !== 'off') problems.push(`METRICS must be on or off (got '${metricsText}')`);
 
   const docsUrl = text('DOCS_URL', 'https://unkey.com/docs').replace(/\/+$/, '');
   if (!/^https?:\/\/[^\s]+$/.test(docsUrl)) problems.push(`DOCS_URL must be an http(s) URL (got '${docsUrl}')`);
@@ -96,6 +125,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (/[{}]/.test(keyPrefix)) problems.push(`REDIS_KEY_PREFIX must not contain '{' or '}' (got '${keyPrefix}')`);
   const failMode = text('RATELIMIT_FAIL_MODE', 'closed') as RatelimitFailMode;
   if (failMode !== 'closed' && failMode !== 'open') problems.push(`RATELIMIT_FAIL_MODE must be closed or open (got '${failMode}')`);
+  const waitText = text('REDIS_WAIT_REPLICAS', 'auto').trim();
+  const waitReplicas = waitText === 'auto' ? 'auto' : /^\d{1,2}$/.test(waitText) && Number(waitText) <= 16 ? Number(waitText) : 'auto';
+  if (waitText !== 'auto' && waitReplicas === 'auto') problems.push(`REDIS_WAIT_REPLICAS must be auto or a whole number from 0 to 16 (got '${waitText}')`);
+  const requireAof = text('REDIS_REQUIRE_AOF', 'false');
+  if (requireAof !== 'true' && requireAof !== 'false') problems.push(`REDIS_REQUIRE_AOF must be true or false (got '${requireAof}')`);
   const redis: RedisSettings | null = redisUrl ? { url: redisUrl, commandTimeoutMs, keyPrefix }
     : clusterNodes.length > 0 ? { clusterNodes, commandTimeoutMs, keyPrefix } : null;
 
@@ -106,10 +140,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rootKey,
     docsUrl,
     logLevel,
+    logFormat,
+    metrics: metricsText === 'on',
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     verificationsRetained: int('VERIFICATIONS_RETAINED', 1_000_000, 100, 100_000_000),
+    analyticsRetentionDays: int('ANALYTICS_RETENTION_DAYS', 30, 1, 3_650),
+    analyticsMaxResultRows: int('ANALYTICS_MAX_RESULT_ROWS', 10_000, 1, 1_000_000),
+    analyticsMaxRowsRead: int('ANALYTICS_MAX_ROWS_READ', 10_000_000, 1_000, 1_000_000_000),
+    analyticsQueryTimeoutMs: int('ANALYTICS_QUERY_TIMEOUT_MS', 10_000, 100, 600_000),
     redis,
     ratelimitFailMode: failMode,
+    redisWaitReplicas: waitReplicas,
+    redisWaitTimeoutMs: int('REDIS_WAIT_TIMEOUT_MS', 500, 1, 60_000),
+    redisRequireAof: requireAof === 'true',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     cacheTtlMs: int('CACHE_TTL_MS', 10_000, 100, 600_000),

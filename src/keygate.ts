@@ -20,7 +20,7 @@ export interface Keygate {
   close(): Promise<void>;
 }
 
-export async function startKeygate(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Keygate> {
+export async function startKeygate(config: Config, log: Logger = createLogger(config.logLevel, undefined, config.logFormat)): Promise<Keygate> {
   // Load the HTTP engine first: without it nothing else is worth opening.
   const uws = loadNativeUws();
   const services = await buildServices(config, log);

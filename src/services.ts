@@ -13,6 +13,10 @@ import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
 import { VerificationRecorder } from './analytics/recorder.js';
 import { closeHashPool } from './workers/pool.js';
+import { SessionStore } from './dashboard/sessions.js';
+import { Metrics } from './obs/metrics.js';
+import { countingLimiter, instrumentRedis } from './obs/instrument.js';
+import type { RedisClient } from './redis/client.js';
 
 export interface Services {
   readonly config: Config;
@@ -21,17 +25,33 @@ export interface Services {
   readonly limiter: RateLimiter;
   /** Verification outcomes, written in batches off the request path. */
   readonly recorder: VerificationRecorder;
+  /** Dashboard sign-ins of this process (src/dashboard/sessions.ts). */
+  readonly sessions: SessionStore;
   /** Distributed mode only: the in-process cache of hot records, kept fresh over pub/sub. */
   readonly cache?: RecordCache;
+  /** GET /metrics; absent with METRICS=off. */
+  readonly metrics?: Metrics;
   /** Unix ms; the one clock routes use. */
   readonly now: () => number;
   /** What the mode depends on and whether it answers now (liveness shows it); embedded: none. */
   readonly health?: () => Readonly<Record<string, string>>;
+  /** Distributed mode: the Redis clients, so GET /metrics can time their commands. */
+  readonly redisClients?: readonly RedisClient[];
   /** Releases what the mode holds beyond storage and limiter (Redis connections). */
   readonly release?: () => Promise<void>;
 }
 
 export async function buildServices(config: Config, log: Logger): Promise<Services> {
+  const services = await buildModeServices(config, log);
+  if (!config.metrics) return services;
+  const metrics = new Metrics();
+  const cache = services.cache;
+  if (cache) metrics.cache('records', () => ({ hits: cache.hits, misses: cache.misses, evictions: cache.evictions }));
+  for (const client of services.redisClients ?? []) instrumentRedis(client, metrics);
+  return { ...services, metrics, limiter: countingLimiter(services.limiter, metrics) };
+}
+
+async function buildModeServices(config: Config, log: Logger): Promise<Services> {
   if (config.redis) {
     // Loaded only in distributed mode: the embedded default never opens ioredis.
     const { buildRedisServices } = await import('./services-redis.js');
@@ -43,7 +63,8 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
     log,
     storage,
     limiter: new MemoryRateLimiter(),
-    recorder: new VerificationRecorder(storage.verifications, log),
+    recorder: new VerificationRecorder(storage.verifications, log, { rollupRetentionMs: config.analyticsRetentionDays * 86_400_000 }),
+    sessions: new SessionStore(),
     now: Date.now,
   };
 }

@@ -110,9 +110,16 @@ export interface KeygateServer extends Server {
 
 export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}): Promise<KeygateServer> {
   const dataDir = tempDir(name);
-  // info: spawnKeygate waits for the "listening" line; nothing is logged per request below debug.
+  // The defaults users get: LOG_LEVEL=info (a line per request) and METRICS=on, unless a variant
+  // says otherwise. spawnKeygate waits for the "listening" line, so the level is at least info.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', ...extraEnv };
   const child = await spawnKeygate(env);
+  // From here its output is read and dropped (as a log collector would take it), not kept in this
+  // process: a line per request for minutes is hundreds of megabytes.
+  for (const stream of [child.process.stdout!, child.process.stderr!]) {
+    stream.removeAllListeners('data');
+    stream.resume();
+  }
   const pid = child.process.pid!;
   pin(pid, SERVER_CPU);
   const stop = async (): Promise<void> => { await child.kill('SIGTERM'); };

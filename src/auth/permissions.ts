@@ -4,17 +4,9 @@
  * concrete-id tuple as alternatives.
  */
 import { ApiError } from '../errors/api-error.js';
+import { ACTIONS } from './catalogue.js';
 
-export const ACTIONS = {
-  api: ['read_api', 'create_api', 'delete_api', 'update_api', 'create_key', 'update_key', 'delete_key',
-    'encrypt_key', 'decrypt_key', 'read_key', 'verify_key', 'read_analytics'],
-  ratelimit: ['limit', 'create_namespace', 'read_namespace', 'update_namespace', 'delete_namespace',
-    'set_override', 'read_override', 'delete_override', 'list_overrides'],
-  rbac: ['create_permission', 'update_permission', 'delete_permission', 'read_permission', 'create_role',
-    'update_role', 'delete_role', 'read_role', 'add_permission_to_key', 'remove_permission_from_key',
-    'add_role_to_key', 'remove_role_from_key', 'add_permission_to_role', 'remove_permission_from_role'],
-  identity: ['create_identity', 'read_identity', 'update_identity', 'delete_identity'],
-} as const satisfies Record<string, readonly string[]>;
+export { ACTIONS };
 
 export type ResourceType = keyof typeof ACTIONS;
 
@@ -22,16 +14,17 @@ export type ResourceType = keyof typeof ACTIONS;
 export const ALL_PERMISSIONS: readonly string[] = Object.entries(ACTIONS).flatMap(([type, actions]) =>
   actions.map((action) => `${type}.*.${action}`));
 
-const TUPLE = /^(api|ratelimit|rbac|identity)\.([A-Za-z0-9_-]+|\*)\.([a-z_]+)$/;
+const TUPLE = /^(api|ratelimit|rbac|identity|root_key)\.([A-Za-z0-9_-]+|\*)\.([a-z_]+)$/;
 
 /** Why a permission string cannot be granted, or null when it is well formed and known. */
 export function permissionProblem(permission: string): string | null {
   const match = TUPLE.exec(permission);
-  if (!match) return `'${permission}' is not of the form <api|ratelimit|rbac|identity>.<id or *>.<action>`;
-  const [, type, , action] = match as unknown as [string, ResourceType, string, string];
+  if (!match) return `'${permission}' is not of the form <api|ratelimit|rbac|identity|root_key>.<id or *>.<action>`;
+  const [, type, id, action] = match as unknown as [string, ResourceType, string, string];
   if (!(ACTIONS[type] as readonly string[]).includes(action)) {
     return `'${action}' is not an action of '${type}' (known: ${ACTIONS[type].join(', ')})`;
   }
+  if (type === 'root_key' && id !== '*') return `root_key permissions apply to every root key: use 'root_key.*.${action}'`;
   return null;
 }
 
@@ -57,6 +50,21 @@ export function requireAny(principal: Principal, anyOf: readonly string[]): void
 
 /** True if any granted tuple allows `action` on `type` (for any id), used where ids are unknown yet. */
 export function hasActionOnAny(principal: Principal, type: ResourceType, action: string): boolean {
-  for (const p of principal.permissions) if (p.startsWith(`${type}.`) && p.endsWith(`.${action}`)) return true;
-  return false;
+  // Remembered per principal (immutable, and reused while its record is unchanged: root-key.ts):
+  // scanning every permission with two new strings each ran on every verifyKey.
+  let answers = actionAnswers.get(principal);
+  if (answers === undefined) actionAnswers.set(principal, answers = new Map());
+  const question = type + ' ' + action;
+  let answer = answers.get(question);
+  if (answer === undefined) {
+    answer = false;
+    for (const p of principal.permissions) if (p.startsWith(`${type}.`) && p.endsWith(`.${action}`)) {
+      answer = true;
+      break;
+    }
+    answers.set(question, answer);
+  }
+  return answer;
 }
+
+const actionAnswers = new WeakMap<Principal, Map<string, boolean>>();

@@ -26,6 +26,11 @@ export async function authenticate(rootKeys: RootKeyStore, authorization: string
   if (!match) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
   const record = await rootKeys.findByHash(hashKey(match[1] as string));
   if (!record || record.revokedAt !== undefined) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
+  return principalFor(record);
+}
+
+/** The caller a live root key record makes: the same object for the bearer and the dashboard's session path. */
+export function principalFor(record: RootKeyRecord): Principal {
   let principal = principals.get(record);
   if (!principal) {
     principal = { rootKeyId: record.id, workspaceId: record.workspaceId, permissions: new Set(record.permissions) };

@@ -23,6 +23,15 @@ export const errorCodes = {
   'err:user:bad_request:request_body_unreadable': code(400, 'Bad Request', 'err:user:bad_request:request_body_unreadable'),
   'err:user:bad_request:permissions_query_syntax_error': code(400, 'Bad Request', 'err:user:bad_request:permissions_query_syntax_error'),
   'err:unkey:authentication:malformed': code(400, 'Bad Request', 'err:unkey:authentication:malformed'),
+  // analytics.getVerifications: why a query is refused (400) or was stopped (422).
+  'err:user:bad_request:invalid_analytics_query': code(400, 'Bad Request', 'err:user:bad_request:invalid_analytics_query'),
+  'err:user:bad_request:invalid_analytics_query_type': code(400, 'Bad Request', 'err:user:bad_request:invalid_analytics_query_type'),
+  'err:user:bad_request:invalid_analytics_table': code(400, 'Bad Request', 'err:user:bad_request:invalid_analytics_table'),
+  'err:user:bad_request:invalid_analytics_function': code(400, 'Bad Request', 'err:user:bad_request:invalid_analytics_function'),
+  'err:user:bad_request:query_range_exceeds_retention': code(400, 'Bad Request', 'err:user:bad_request:query_range_exceeds_retention'),
+  'err:user:unprocessable_entity:query_rows_limit_exceeded': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_rows_limit_exceeded'),
+  'err:user:unprocessable_entity:query_memory_limit_exceeded': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_memory_limit_exceeded'),
+  'err:user:unprocessable_entity:query_execution_timeout': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_execution_timeout'),
   'err:user:bad_request:request_header_fields_too_large': code(431, 'Request Header Fields Too Large', 'err:user:bad_request:request_header_fields_too_large'),
   'err:user:bad_request:request_body_too_large': code(413, 'Request Entity Too Large', 'err:user:bad_request:request_body_too_large'),
   // Routing (keygate answers these with the envelope; Unkey answers plain text).
@@ -40,6 +49,7 @@ export const errorCodes = {
   'err:unkey:data:permission_not_found': code(404, 'Not Found', 'err:unkey:data:permission_not_found'),
   'err:unkey:data:ratelimit_namespace_not_found': code(404, 'Not Found', 'err:unkey:data:ratelimit_namespace_not_found'),
   'err:unkey:data:ratelimit_override_not_found': code(404, 'Not Found', 'err:unkey:data:ratelimit_override_not_found'),
+  'err:keygate:data:root_key_not_found': code(404, 'Not Found', 'err:keygate:data:root_key_not_found'),
   'err:unkey:data:identity_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:identity_already_exists'),
   'err:unkey:data:permission_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:permission_already_exists'),
   'err:unkey:data:role_already_exists': code(409, 'Conflicting Resource', 'err:unkey:data:role_already_exists'),

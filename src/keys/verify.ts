@@ -4,7 +4,7 @@
  * (INSUFFICIENT_PERMISSIONS) → rate limits (RATE_LIMITED, 412 for unknown names) → credits
  * (USAGE_EXCEEDED). A failed step consumes nothing from the later ones.
  */
-import { hasAny, type Principal } from '../auth/permissions.js';
+import type { Principal } from '../auth/permissions.js';
 import { hashKey } from './format.js';
 import { isSatisfied, parsePermissionQuery } from './permission-query.js';
 import { resolveLimits, type RequestedLimit } from './limits.js';
@@ -48,13 +48,16 @@ const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' 
 
 /** `requestId` labels the verification's record (analytics). */
 export async function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): Promise<VerifyResult> {
+  // Recorded with the outcome (analytics' latency_avg): the verification itself, not the transport.
+  const startedAt = performance.now();
   const { storage } = services;
   let key = await storage.keys.findByHash(hashKey(input.key));
   if (!key && input.migrationId !== undefined) key = await findPendingMigrated(services, principal, input.key, input.migrationId);
   if (!key || key.workspaceId !== principal.workspaceId) return NOT_FOUND;
   const api = await storage.apis.get(key.apiId);
   if (!api || api.deletedAt !== undefined) return NOT_FOUND;
-  if (!hasAny(principal, ['api.*.verify_key', `api.${key.apiId}.verify_key`])) return NOT_FOUND;
+  // The wildcard first: it is a constant (hashed once), the per-API name is built only without it.
+  if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${key.apiId}.verify_key`)) return NOT_FOUND;
   // Only after the caller may verify this key: its first presentation completes its migration.
   if (key.pendingMigrationId !== undefined) {
     const completed = await completeMigration(services, key, input.key);
@@ -106,7 +109,7 @@ export async function verifyKey(services: Services, principal: Principal, input:
   result.code = code;
   // Buffered, not written here: recording never delays the answer.
   services.recorder.record({
-    time: now, requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits,
+    time: now, requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits, latency: performance.now() - startedAt,
     ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
     ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
   });

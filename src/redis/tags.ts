@@ -19,3 +19,21 @@ export function ownerTag(owner: string): string {
   memo.set(owner, tag);
   return tag;
 }
+
+/**
+ * Rate-limit traffic is spread over LIMIT_BUCKETS hash tags (`b0` … `b15`) chosen by the owner,
+ * instead of one tag per owner: a Lua script touches one Cluster slot, so the tag decides how many
+ * owners' checks one batched script call can carry (ratelimit/redis-keys.ts). The override index
+ * of an identifier uses the same tag, so a ratelimit.limit call still needs one slot (and one
+ * master) only. Fixed, not a setting: replicas that disagreed would count one owner in two places.
+ */
+export const LIMIT_BUCKETS = 16;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** `b<n>`: n from the owner tag's first character (6 bits of SHA-256; 16 divides 64). */
+export function limitTag(owner: string): string {
+  return LIMIT_TAGS[BASE64URL.indexOf(ownerTag(owner)[0] as string) % LIMIT_BUCKETS] as string;
+}
+
+const LIMIT_TAGS = Array.from({ length: LIMIT_BUCKETS }, (_, i) => `b${i}`);

@@ -1,6 +1,7 @@
 /**
  * A procedure is a small declared object: its wire name, its request schema (compiled once at
- * start-up by validation/validators.ts) and its handler. The server knows nothing else about it.
+ * start-up by validation/validators.ts), its response schema (published by src/openapi/) and its
+ * handler. The server knows nothing else about it.
  */
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
@@ -21,6 +22,15 @@ export interface Route<I = unknown, O = unknown> {
   readonly name: string;
   /** JSON Schema of the request body. */
   readonly requestSchema: Readonly<Record<string, unknown>>;
+  /**
+   * JSON Schema of the success answer's `data`: for list procedures, of ONE item of the `data`
+   * array (the envelope, with `pagination`, is the same for every list and is added by
+   * src/openapi/). `null` for procedures whose success body has no `data` (deleteIdentity).
+   * Declared in the procedure's `response.ts`; the shared shapes are in routes/response-schemas.ts.
+   * Every registered route has one (test/openapi/ refuses a route without, and checks it against
+   * real answers); optional in the type only so a route can be written before its answer is.
+   */
+  readonly responseSchema?: Readonly<Record<string, unknown>> | null;
   /**
    * Resolves to the response `data`, or to `undefined` for procedures whose success body has no
    * `data` (Unkey's deleteIdentity). Throws ApiError for request faults.

@@ -3,9 +3,11 @@
  * and you find its registration here, its folder under routes/ and its tests under test/routes/.
  */
 import type { Route } from './define.js';
+import { analyticsGetVerifications } from './analytics/getVerifications/route.js';
 import { apisCreateApi } from './apis/createApi/route.js';
 import { apisDeleteApi } from './apis/deleteApi/route.js';
 import { apisGetApi } from './apis/getApi/route.js';
+import { apisListApis } from './apis/listApis/route.js';
 import { apisListKeys } from './apis/listKeys/route.js';
 import { identitiesCreateIdentity } from './identities/createIdentity/route.js';
 import { identitiesDeleteIdentity } from './identities/deleteIdentity/route.js';
@@ -39,15 +41,22 @@ import { permissionsSetRolePermissions } from './permissions/setRolePermissions/
 import { ratelimitDeleteOverride } from './ratelimit/deleteOverride/route.js';
 import { ratelimitGetOverride } from './ratelimit/getOverride/route.js';
 import { ratelimitLimit } from './ratelimit/limit/route.js';
+import { ratelimitListNamespaces } from './ratelimit/listNamespaces/route.js';
 import { ratelimitListOverrides } from './ratelimit/listOverrides/route.js';
 import { ratelimitMultiLimit } from './ratelimit/multiLimit/route.js';
 import { ratelimitSetOverride } from './ratelimit/setOverride/route.js';
+import { rootKeysCreateRootKey } from './rootKeys/createRootKey/route.js';
+import { rootKeysListRootKeys } from './rootKeys/listRootKeys/route.js';
+import { rootKeysRevokeRootKey } from './rootKeys/revokeRootKey/route.js';
 
 export const routes: readonly Route[] = [
+  // analytics
+  analyticsGetVerifications,
   // apis
   apisCreateApi,
   apisDeleteApi,
   apisGetApi,
+  apisListApis,
   apisListKeys,
   // identities
   identitiesCreateIdentity,
@@ -85,7 +94,12 @@ export const routes: readonly Route[] = [
   ratelimitDeleteOverride,
   ratelimitGetOverride,
   ratelimitLimit,
+  ratelimitListNamespaces,
   ratelimitListOverrides,
   ratelimitMultiLimit,
   ratelimitSetOverride,
+  // rootKeys (keygate's own: root keys are managed through the API and the dashboard)
+  rootKeysCreateRootKey,
+  rootKeysListRootKeys,
+  rootKeysRevokeRootKey,
 ] as Route[];

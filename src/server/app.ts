@@ -8,11 +8,15 @@ import { ApiError, ServiceUnavailableError } from '../errors/api-error.js';
 import type { Route } from '../routes/define.js';
 import type { Services } from '../services.js';
 import { compileValidators } from '../validation/validators.js';
+import { OPENAPI_PATH, registerOpenApi } from '../openapi/serve.js';
+import { registerDashboard } from './dashboard.js';
 import { statusLine } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
 import { dataReply, errorReply, toApiError, type Reply } from './reply.js';
 import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
 import { loadNativeUws, type Uws } from './uws.js';
+import type { RequestStats } from '../obs/metrics.js';
+import { requestLogLine } from '../obs/log.js';
 
 export interface RunningServer {
   readonly port: number;
@@ -24,6 +28,8 @@ export interface RunningServer {
 const LIVENESS_PATH = '/v2/liveness';
 /** For load balancers: 200 while every dependency answers, else the spec's 503. */
 const READINESS_PATH = '/v2/readiness';
+/** Prometheus metrics (METRICS=on, the default). */
+const METRICS_PATH = '/metrics';
 
 export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
   app: TemplatedApp;
@@ -40,31 +46,41 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   let drained: (() => void) | undefined;
   const app = uws.App();
 
-  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply): void => {
+  const metrics = services.metrics;
+  // Made once: the level is fixed for the process, and asking pino per request costs.
+  const logRequest = requestLogLine(services.log);
+  const pathStats = (label: string): RequestStats | undefined => metrics?.requestStats(label);
+  const unmatchedStats = pathStats('(unmatched)');
+
+  /**
+   * Writes the answer, counts it for /metrics and logs one line for it. The line names the
+   * procedure (or a fixed label), never the path a client sent, and nothing from the request.
+   */
+  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats): void => {
+    const durationMs = performance.now() - info.startedAt;
+    stats?.answered(reply.status, durationMs / 1e3);
+    logRequest?.(info.requestId, label, reply.status, Math.round(durationMs * 1e3) / 1e3);
     if (state.aborted) return; // the client is gone; touching res now would throw
     res.cork(() => {
       res.writeStatus(statusLine(reply.status))
         .writeHeader('content-type', reply.contentType)
         .writeHeader('x-request-id', info.requestId);
-      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+      const headers = reply.headers;
+      if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
       res.end(reply.body, reply.close === true);
     });
-    // Checked first: the log object would otherwise be built for every request and thrown away.
-    if (services.log.isLevelEnabled('debug')) {
-      services.log.debug({ requestId: info.requestId, method: info.method, path: info.path.slice(0, 200), status: reply.status,
-        durationMs: Number(process.hrtime.bigint() - info.startedAt) / 1e6 }, 'request');
-    }
   };
 
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    inFlight++;
-    return work.finally(() => {
-      inFlight--;
-      if (inFlight === 0 && drained) drained();
-    });
+  /** Answers a request counted in `inFlight` (shutdown waits for them). */
+  const finish = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label: string, stats: RequestStats | undefined): void => {
+    inFlight--;
+    send(res, state, info, reply, label, stats);
+    if (inFlight === 0 && drained) drained();
   };
 
   for (const [path, procedure] of procedures) {
+    const label = procedure.route.name;
+    const stats = pathStats(label);
     app.post(path, (res, req) => {
       const info = readRequestInfo(req);
       const state: ConnectionState = { aborted: false };
@@ -75,39 +91,44 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
       const limit = services.config.bodyLimitBytes;
       if (Number.isNaN(info.contentLength)) {
         const err = new ApiError('err:user:bad_request:request_body_unreadable', 'The Content-Length header is not a number.');
-        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true));
+        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true), label, stats);
         return;
       }
       if (info.headerBytes > HEADER_LIMIT_BYTES && info.contentLength <= limit) {
         // The (small) body is read first: closing a connection with unread data resets it, and
         // the client would lose the answer.
-        const refused = (): Reply => errorReply(info.requestId, info.accept, services.config.docsUrl, headersTooLarge());
-        void track(readBody(res, state, limit, info.contentLength).then(refused, refused).then((reply) => send(res, state, info, reply)));
+        inFlight++;
+        readBody(res, state, limit, info.contentLength, () => {
+          finish(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, headersTooLarge()), label, stats);
+        });
         return;
       }
       if (info.contentLength > limit) {
         // Answer before reading: the body is never buffered, and the connection is closed.
-        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, tooLarge(limit), true));
+        send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, tooLarge(limit), true), label, stats);
         return;
       }
-      void track(
-        readBody(res, state, limit, info.contentLength)
-          .then((body) => runProcedure(procedure, info, body, services),
-            (err: unknown): Reply => {
-              // A client that left mid-body gets no answer (send skips it) and is no fault of ours.
-              if (err instanceof ClientAbortedError) return { status: 499, contentType: 'text/plain', body: '' };
-              return { ...failure(err, info, services, procedure.route.name), close: true };
-            })
-          .then((reply) => send(res, state, info, reply)),
-      );
+      // Callbacks and one promise (the procedure's): verifyKey runs this on every call.
+      inFlight++;
+      readBody(res, state, limit, info.contentLength, (err, body) => {
+        if (body === null) {
+          // A client that left mid-body gets no answer (send skips it) and is no fault of ours.
+          finish(res, state, info, err instanceof ClientAbortedError ? { status: 499, contentType: 'text/plain', body: '' }
+            : { ...failure(err, info, services, procedure.route.name), close: true }, label, stats);
+          return;
+        }
+        runProcedure(procedure, info, body, services).then((reply) => finish(res, state, info, reply, label, stats));
+      });
     });
   }
 
   const liveness = (res: HttpResponse, req: Parameters<Parameters<TemplatedApp['get']>[1]>[1]): void => {
     const info = readRequestInfo(req);
     // Alive answers 200 whatever its dependencies do (restarting would not help); it names them.
-    send(res, { aborted: false }, info, dataReply(info.requestId, { message: "we're cooking", ...services.health?.() }));
+    send(res, { aborted: false }, info, dataReply(info.requestId, { message: "we're cooking", ...services.health?.() }), 'liveness', livenessStats);
   };
+  const livenessStats = pathStats('liveness');
+  const readinessStats = pathStats('readiness');
   app.get(LIVENESS_PATH, liveness);
   app.post(LIVENESS_PATH, liveness);
   app.get(READINESS_PATH, (res, req) => {
@@ -116,15 +137,35 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     const ready = Object.values(health).every((state) => state === 'reachable');
     send(res, { aborted: false }, info, ready
       ? dataReply(info.requestId, { ready: true, ...health })
-      : errorReply(info.requestId, info.accept, services.config.docsUrl, toApiError(new ServiceUnavailableError(`not ready: ${JSON.stringify(health)}`))));
+      : errorReply(info.requestId, info.accept, services.config.docsUrl, toApiError(new ServiceUnavailableError(`not ready: ${JSON.stringify(health)}`))),
+    'readiness', readinessStats);
   });
+
+  if (metrics) {
+    // Prometheus scrapes: the text exposition, built from counters only when asked (obs/metrics.ts).
+    const metricsStats = pathStats('metrics');
+    app.get(METRICS_PATH, (res, req) => {
+      const info = readRequestInfo(req);
+      const state: ConnectionState = { aborted: false };
+      res.onAborted(() => { state.aborted = true; });
+      metrics.render().then(
+        (body) => send(res, state, info, { status: 200, contentType: metrics.contentType, body }, 'metrics', metricsStats),
+        (err: unknown) => send(res, state, info, failure(err, info, services, 'metrics'), 'metrics', metricsStats));
+    });
+  }
+
+  // The dashboard's files and session endpoints (src/server/dashboard.ts), before the catch-all.
+  registerDashboard(app, services);
+
+  registerOpenApi(app, routes, services.config);
 
   app.any('/*', (res, req) => {
     const info = readRequestInfo(req);
     const state: ConnectionState = { aborted: false };
     let err: ApiError;
-    if (procedures.has(info.path) || info.path === LIVENESS_PATH || info.path === READINESS_PATH) {
-      const allow = info.path === LIVENESS_PATH ? 'GET, POST' : info.path === READINESS_PATH ? 'GET' : 'POST';
+    const getOnly = info.path === READINESS_PATH || info.path === OPENAPI_PATH || (metrics !== undefined && info.path === METRICS_PATH);
+    if (procedures.has(info.path) || info.path === LIVENESS_PATH || getOnly) {
+      const allow = info.path === LIVENESS_PATH ? 'GET, POST' : getOnly ? 'GET' : 'POST';
       err = new ApiError('err:user:bad_request:method_not_allowed', `${info.method} is not allowed on ${info.path}; use ${allow}.`, { headers: { allow } });
     } else {
       err = new ApiError('err:user:bad_request:procedure_not_found', `There is no procedure at ${info.path.slice(0, 200)}. Procedures are served at POST /v2/<namespace>.<procedure>.`);

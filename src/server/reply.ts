@@ -19,9 +19,11 @@ const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';
 
 export function dataReply(requestId: string, data: unknown): Reply {
+  // Request ids are base58 (util/ids.ts), so they are spliced in as they are: stringifying the
+  // envelope object cost a visible share of verifyKey.
   const body = data === undefined
-    ? JSON.stringify({ meta: { requestId } })
-    : JSON.stringify({ meta: { requestId }, data });
+    ? `{"meta":{"requestId":"${requestId}"}}`
+    : `{"meta":{"requestId":"${requestId}"},"data":${JSON.stringify(data)}}`;
   return { status: 200, contentType: JSON_TYPE, body };
 }
 

@@ -9,6 +9,7 @@
 import type {
   ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, VerificationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
+import type { RollupGranularity, VerificationRollup } from './records.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
 export class DuplicateError extends Error {
@@ -37,6 +38,8 @@ export interface ApiStore {
   get(id: string): Promise<ApiRecord | null>;
   /** Soft-deletes: sets `deletedAt`. Resolves false when the API is unknown or already deleted. */
   markDeleted(id: string, atMs: number): Promise<boolean>;
+  /** Live (not deleted) APIs of a workspace in id order from `cursor` (inclusive). */
+  list(workspaceId: string, options: ListOptions): Promise<ApiRecord[]>;
 }
 
 export interface ListOptions {
@@ -131,6 +134,11 @@ export interface NamespaceStore {
    * of Unkey's v2 API deletes a namespace; this is for operators. False if unknown or already deleted.
    */
   markDeleted(id: string, atMs: number): Promise<boolean>;
+  /**
+   * Live (not deleted) namespaces of a workspace in id order from `cursor` (inclusive); `search`
+   * matches id or name, case-insensitively.
+   */
+  list(workspaceId: string, options: ListOptions & { search?: string }): Promise<NamespaceRecord[]>;
 }
 
 /** What setOverride stores for one (namespace, identifier). */
@@ -240,15 +248,53 @@ export interface MigrationStore {
   list(): Promise<MigrationRecord[]>;
 }
 
+/** Which part of a time-ordered scan one page call reads. */
+export interface ScanOptions {
+  /** Inclusive lower bound on the time (for rollups: on the bucket start), unix ms. */
+  readonly fromMs?: number;
+  /** Exclusive upper bound. */
+  readonly toMs?: number;
+  /** How many rows a page should hold (a hint for rollups: a backend may page by whole buckets). */
+  readonly limit: number;
+  /** The `cursor` of the previous page; absent for the first page. */
+  readonly cursor?: string;
+}
+
+/** One page of a scan; `cursor` continues it, null when nothing follows. */
+export interface ScanPage<T> {
+  readonly items: T[];
+  readonly cursor: string | null;
+}
+
 /**
  * Verification records, kept in time order and bounded: once more than the retained number are
  * stored, the oldest are dropped. Appends are batched by the caller (analytics/recorder.ts).
+ *
+ * Every record is also added to rollups per UTC minute, hour, day and month (storage/rollups.ts):
+ * one row per bucket and combination of dimensions, with the count, spent credits and latency
+ * sums. Dropping old records leaves the rollups as they are; rollup buckets are removed only by
+ * pruneRollups.
  */
 export interface VerificationStore {
-  /** Stores the records in one atomic write, then drops the oldest beyond the bound. */
+  /**
+   * Stores the records and adds them to their rollups in one atomic write (a backend may split a
+   * large batch into several such writes), then drops the oldest records beyond the bound.
+   */
   append(records: readonly VerificationRecord[]): Promise<void>;
   /** Records with fromMs ≤ time < toMs (either bound optional), oldest first, at most `limit`. */
   range(options: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]>;
+  /**
+   * The same records page by page, so a long range is never read at once: oldest first, each
+   * record exactly once across the pages of one scan (records of one millisecond included).
+   */
+  scan(options: ScanOptions): Promise<ScanPage<VerificationRecord>>;
+  /**
+   * Rollup rows of the buckets that start in [fromMs, toMs), page by page in bucket order (rows
+   * of one bucket in no particular order); each row exactly once across the pages of one scan.
+   */
+  scanRollups(granularity: RollupGranularity, options: ScanOptions): Promise<ScanPage<VerificationRollup>>;
+  /** Removes every rollup row of the buckets of `granularity` that start before `beforeMs`. */
+  pruneRollups(granularity: RollupGranularity, beforeMs: number): Promise<void>;
   /** How many records are kept now. */
   count(): Promise<number>;
 }

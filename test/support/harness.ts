@@ -1,6 +1,8 @@
 /**
  * A real keygate per test file: started in-process on a free loopback port with its own LMDB
- * folder, its log lines captured for inspection, stopped after the file. `call` speaks plain HTTP.
+ * folder, its log lines captured for inspection (and written to the run's log folder, which is
+ * searched for every issued key at the end of the run: run-logs.ts), stopped after the file.
+ * `call` speaks plain HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { startKeygate, type Keygate } from '../../src/keygate.js';
 import { createLogger } from '../../src/obs/log.js';
 import { newId } from '../../src/util/ids.js';
+import { openRunLog, recordIssuedKey, recordSecret } from './run-logs.js';
 
 export interface CallResult<T = any> {
   status: number;
@@ -60,6 +63,7 @@ export async function callKeygate<T = any>(url: string, path: string, body: unkn
   const text = await res.text();
   let parsed: unknown = text;
   try { parsed = JSON.parse(text); } catch { /* left as text for the test to inspect */ }
+  recordIssuedKey(path, parsed);
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 
@@ -75,11 +79,20 @@ function storeSettings(): Record<string, string> {
 export async function startHarness(overrides: Partial<Config> = {}): Promise<Harness & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-test-'));
   const config = { ...loadConfig({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'debug', ...storeSettings() }), ...overrides };
+  if (config.rootKey !== undefined) recordSecret(config.rootKey);
   let captured = '';
-  const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); done(); } });
-  const keygate = await startKeygate(config, createLogger(config.logLevel, sink));
+  const runLog = openRunLog('harness');
+  const sink = new Writable({ write(chunk, _enc, done) { captured += String(chunk); runLog?.write(chunk); done(); } });
+  let keygate: Keygate;
+  try {
+    keygate = await startKeygate(config, createLogger(config.logLevel, sink));
+  } catch (err) {
+    runLog?.close();
+    throw err;
+  }
   const rootKey = async (permissions: readonly string[]): Promise<string> => {
     const { record, plaintext } = newRootKey(newId('rk'), 'test', permissions);
+    recordSecret(plaintext);
     await keygate.services.storage.rootKeys.put(record);
     return plaintext;
   };
@@ -105,6 +118,7 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
     verify: (key, extra = {}) => call('keys.verifyKey', { key, ...extra }),
     async stop() {
       await keygate.close();
+      runLog?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -39,13 +39,31 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '0', HOST: '0.0.0.0', DATA_DIR: '/var/lib/keygate', ROOT_KEY: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
       DOCS_URL: 'http://docs.example.com/', LOG_LEVEL: 'debug', BODY_LIMIT_BYTES: '2048', VERIFICATIONS_RETAINED: '5000',
+      LOG_FORMAT: 'pretty', METRICS: 'off',
     });
     expect(config).toEqual({
       port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
       docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048, verificationsRetained: 5000,
       redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 10_000, hashWorkers: 1, shutdownGraceMs: 10_000,
+      analyticsRetentionDays: 30, analyticsMaxResultRows: 10_000, analyticsMaxRowsRead: 10_000_000, analyticsQueryTimeoutMs: 10_000,
+      logFormat: 'pretty', metrics: false, redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false,
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    // Defaults: metrics on; JSON logs unless stdout is a terminal (auto).
+    expect(loadConfig({ LOG_FORMAT: 'json' })).toMatchObject({ metrics: true, logFormat: 'json' });
+  });
+
+  it('refuses unknown log formats and metrics switches', () => {
+    expect(() => loadConfig({ LOG_FORMAT: 'xml', METRICS: 'yes' })).toThrow(/LOG_FORMAT must be auto, json or pretty[\s\S]*METRICS must be on or off/);
+  });
+
+  it('reads the analytics limits and refuses values out of range', () => {
+    expect(loadConfig({ ANALYTICS_RETENTION_DAYS: '90', ANALYTICS_MAX_RESULT_ROWS: '500', ANALYTICS_MAX_ROWS_READ: '2000', ANALYTICS_QUERY_TIMEOUT_MS: '2500' })).toMatchObject({
+      analyticsRetentionDays: 90, analyticsMaxResultRows: 500, analyticsMaxRowsRead: 2_000, analyticsQueryTimeoutMs: 2_500,
+    });
+    const err = configError({ ANALYTICS_RETENTION_DAYS: '0', ANALYTICS_MAX_RESULT_ROWS: 'many', ANALYTICS_MAX_ROWS_READ: '10', ANALYTICS_QUERY_TIMEOUT_MS: '-1' });
+    expect(err.problems).toHaveLength(4);
+    for (const name of ['ANALYTICS_RETENTION_DAYS', 'ANALYTICS_MAX_RESULT_ROWS', 'ANALYTICS_MAX_ROWS_READ', 'ANALYTICS_QUERY_TIMEOUT_MS']) expect(err.message).toContain(name);
   });
 
   it('reports every invalid value at once in one ConfigError', () => {
@@ -94,6 +112,18 @@ describe('distributed-mode settings', () => {
       clusterNodes: [{ host: '127.0.0.1', port: 7001 }, { host: '127.0.0.1', port: 7002 }], commandTimeoutMs: 80, keyPrefix: 'prod:',
     });
     expect(loadConfig({ RATELIMIT_FAIL_MODE: 'open' }).ratelimitFailMode).toBe('open');
+  });
+
+  it('replica waits and the AOF requirement: defaults, valid values, and what is refused', () => {
+    expect(loadConfig({})).toMatchObject({ redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false });
+    expect(loadConfig({ REDIS_WAIT_REPLICAS: '0', REDIS_WAIT_TIMEOUT_MS: '50', REDIS_REQUIRE_AOF: 'true' })).toMatchObject({
+      redisWaitReplicas: 0, redisWaitTimeoutMs: 50, redisRequireAof: true,
+    });
+    expect(loadConfig({ REDIS_WAIT_REPLICAS: '2' }).redisWaitReplicas).toBe(2);
+    const err = configError({ REDIS_WAIT_REPLICAS: 'all', REDIS_WAIT_TIMEOUT_MS: '0', REDIS_REQUIRE_AOF: 'yes' });
+    expect(err.problems).toHaveLength(3);
+    for (const name of ['REDIS_WAIT_REPLICAS', 'REDIS_WAIT_TIMEOUT_MS', 'REDIS_REQUIRE_AOF']) expect(err.message).toContain(name);
+    expect(configError({ REDIS_WAIT_REPLICAS: '17' }).problems).toHaveLength(1);
   });
 
   it('refuses both at once, malformed nodes, a bad URL and an unknown fail mode, naming each', () => {

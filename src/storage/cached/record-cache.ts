@@ -86,6 +86,13 @@ export class RecordCache implements InvalidationListener {
     else lru.delete(key);
   }
 
+  /** Entries dropped to stay within CACHE_MAX_ENTRIES, over every area (GET /metrics). */
+  get evictions(): number {
+    let total = 0;
+    for (const lru of this.areas.values()) total += lru.evictions;
+    return total;
+  }
+
   /** Entries held, over all areas. */
   get size(): number {
     let n = 0;

@@ -47,6 +47,8 @@ export interface LmdbTables {
   readonly migrations: Database;
   /** [time, sequence] → verification record tuple (verifications.ts). */
   readonly verifications: Database;
+  /** [granularity, bucket start, dimensions digest] → rollup row tuple (verifications.ts). */
+  readonly verificationRollups: Database;
 }
 
 export interface LmdbStorageOptions {
@@ -95,6 +97,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrideWildcards: index('override_wildcards'),
     migrations: db('migrations'),
     verifications: db('verifications'),
+    verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
   };
   let closed = false;
   return {

@@ -15,7 +15,7 @@
  * braces or control characters, and must not let a caller choose a slot.
  */
 import { createHash } from 'node:crypto';
-import { ownerTag } from '../../redis/tags.js';
+import { limitTag } from '../../redis/tags.js';
 
 const PLAIN_TOKEN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -48,6 +48,8 @@ export function storageKeys(prefix: string) {
     rootKeyIds: k('rootkey-all', 'rootkeys', 'ids'),
 
     api: (id: string) => k('api', idTag(id), 'rec'),
+    /** Sorted set (score 0) of a workspace's live API ids: apis.listApis in id order. */
+    apisOf: (workspaceId: string) => k('api-ws', idTag(workspaceId), 'ids'),
 
     /** Hash {r, v} plus the credits fields of credits-change.lua: record and counter change together. */
     key: (id: string) => k('key', idTag(id), 'rec'),
@@ -63,6 +65,8 @@ export function storageKeys(prefix: string) {
 
     namespace: (id: string) => k('ns', idTag(id), 'rec'),
     namespaceByName: (workspaceId: string, name: string) => k('ns-name', scoped(workspaceId, name), 'id'),
+    /** Sorted set (score 0) of a workspace's live namespace ids: ratelimit.listNamespaces in id order. */
+    namespacesOf: (workspaceId: string) => k('ns-ws', idTag(workspaceId), 'ids'),
 
     permission: (id: string) => k('perm', idTag(id), 'rec'),
     permissionBySlug: (workspaceId: string, slug: string) => k('perm-slug', scoped(workspaceId, folded(slug)), 'id'),
@@ -75,10 +79,10 @@ export function storageKeys(prefix: string) {
     override: (id: string) => k('override', idTag(id), 'rec'),
     /**
      * Deleted overrides keep their entry: a later set revives the record with its id. Tagged by
-     * the identifier as the limiter's counters are (redis/tags.ts), so a ratelimit.limit call's
-     * override lookup and its counter share a slot.
+     * the identifier's limit bucket, as the limiter's counters are (redis/tags.ts), so a
+     * ratelimit.limit call's override lookup and its counter share a slot.
      */
-    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', ownerTag(identifier), `${scoped(namespaceId, identifier)}:id`),
+    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', limitTag(identifier), `${scoped(namespaceId, identifier)}:id`),
     /** Sorted sets (score 0) of a namespace's live overrides, and of its live patterns only. */
     overridesOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'live'),
     wildcardsOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'wildcards'),
@@ -89,5 +93,12 @@ export function storageKeys(prefix: string) {
     /** Sorted set by record time (verifications.ts) and its sequence counter, one slot. */
     verifications: k('verification', 'log', 'records'),
     verificationSequence: k('verification', 'log', 'seq'),
+    /**
+     * Rollups, in the slot of the log so one script call appends records and their rollups: a hash
+     * per bucket (fields per dimensions digest, verifications.ts) and a sorted set of the bucket
+     * starts of each granularity.
+     */
+    verificationRollup: (granularity: string, bucket: number) => k('verification', 'log', `rollup:${granularity}:${bucket}`),
+    verificationRollupBuckets: (granularity: string) => k('verification', 'log', `rollup:${granularity}:buckets`),
   };
 }

@@ -33,10 +33,11 @@
  */
 import type { RedisClient } from '../../redis/client.js';
 import { guarded } from '../../redis/client.js';
+import type { ReplicaWait } from '../../redis/replica-wait.js';
 import type { Storage } from '../types.js';
 import { RedisApiStore } from './apis.js';
 import { RedisIdentityStore } from './identities.js';
-import { RedisKeyStore } from './key-store.js';
+import { RedisKeyStore, type KeyWrites } from './key-store.js';
 import { storageKeys } from './keys.js';
 import { RedisMigrationStore } from './migrations.js';
 import { RedisNamespaceStore } from './namespaces.js';
@@ -55,6 +56,11 @@ export interface RedisStorageOptions {
   readonly verificationsRetained?: number;
   /** The clock credit refills are decided by; tests inject one. */
   readonly now?: () => number;
+  /**
+   * Key-record writes wait for the masters' replicas (WAIT) on `writer`, a connection used for
+   * nothing else, since WAIT blocks the connection it is sent on. Absent: no waiting.
+   */
+  readonly keyWrites?: { readonly writer: RedisClient; readonly wait: ReplicaWait };
 }
 
 /**
@@ -75,19 +81,24 @@ function guardedStore<T extends object>(store: T): T {
  * Storage on a Redis client the caller made (createRedis) and keeps: `close()` does not
  * disconnect it, because the same client may serve other parts of the service, and the caller
  * that opened it closes it (after closing this storage). Writes resolve once Redis acknowledged
- * them; how durable that is depends on the server's persistence (AOF) settings.
+ * them (key records: and once the replicas did, with `keyWrites`); how durable that is depends on
+ * the server's persistence (AOF) settings.
  */
 export function openRedisStorage(client: RedisClient, options: RedisStorageOptions): Storage {
   const k = storageKeys(options.keyPrefix);
   const io = new RecordIo(client);
   const index = new UniqueIndex(client);
-  const keys = new RedisKeyStore(client, k, io, index, options.now ?? Date.now);
+  const waits = options.keyWrites;
+  const keyWrites: KeyWrites = waits
+    ? { client: waits.writer, io: new RecordIo(waits.writer), index: new UniqueIndex(waits.writer), afterWrite: (written) => waits.wait.after(written) }
+    : { client, io, index, afterWrite: async () => {} };
+  const keys = new RedisKeyStore(client, k, io, index, options.now ?? Date.now, keyWrites);
   return {
     rootKeys: guardedStore(new RedisRootKeyStore(client, k, io, index)),
-    apis: guardedStore(new RedisApiStore(k, io)),
+    apis: guardedStore(new RedisApiStore(client, k, io)),
     keys: guardedStore(keys),
     identities: guardedStore(new RedisIdentityStore(client, k, io, index)),
-    namespaces: guardedStore(new RedisNamespaceStore(k, io, index)),
+    namespaces: guardedStore(new RedisNamespaceStore(client, k, io, index)),
     permissions: guardedStore(new RedisPermissionStore(client, k, io, index, keys)),
     roles: guardedStore(new RedisRoleStore(client, k, io, index, keys)),
     overrides: guardedStore(new RedisOverrideStore(client, k, io, index)),

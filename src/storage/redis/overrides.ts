@@ -1,6 +1,6 @@
 /**
  * Rate-limit overrides in Redis: record hash `override:{<id>}:rec`; identifier index
- * `override-ident:{<digest(namespace, identifier)>}:id` (deleted overrides keep their entry, so
+ * `override-ident:{<limit tag of the identifier>}:<namespace, identifier>:id` (deleted overrides keep their entry, so
  * set revives them with their id; findExact is one index read); and two listings in the
  * namespace's slot, `override-ns:{<ns>}:live` (live overrides) and `override-ns:{<ns>}:wildcards`
  * (live patterns only, so wildcards() costs the number of patterns, not of overrides).

@@ -1,11 +1,13 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
+import { responseSchema } from './response.js';
 
 interface Input { name: string }
 
 export const apisCreateApi = defineRoute<Input, { apiId: string }>({
   name: 'apis.createApi',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

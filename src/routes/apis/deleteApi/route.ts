@@ -2,6 +2,7 @@ import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
+import { responseSchema } from './response.js';
 
 interface Input { apiId: string }
 
@@ -13,6 +14,7 @@ const NOT_FOUND = API_NOT_FOUND_DETAIL;
  */
 export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
   name: 'apis.deleteApi',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -1,11 +1,13 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineRoute } from '../../define.js';
 import { findLiveApi } from '../live-api.js';
+import { responseSchema } from './response.js';
 
 interface Input { apiId: string }
 
 export const apisGetApi = defineRoute<Input, { id: string; name: string }>({
   name: 'apis.getApi',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -5,6 +5,7 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import type { IdentityRecord } from '../../../storage/records.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
+import { responseSchema } from './response.js';
 
 interface Input {
   apiId: string;
@@ -29,6 +30,7 @@ function requireAll(principal: Principal, groups: readonly (readonly string[])[]
 
 export const apisListKeys = defineListRoute<Input, KeyResponse>({
   name: 'apis.listKeys',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

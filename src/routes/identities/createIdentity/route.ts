@@ -5,6 +5,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import { EXTERNAL_ID, META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
+import { responseSchema } from './response.js';
 
 interface Input {
   externalId: string;
@@ -14,6 +15,7 @@ interface Input {
 
 export const identitiesCreateIdentity = defineRoute<Input, { identityId: string }>({
   name: 'identities.createIdentity',
+  responseSchema,
   // Unkey tolerates unknown top-level properties on this one procedure.
   requestSchema: {
     type: 'object',

@@ -2,6 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
+import { responseSchema } from './response.js';
 
 interface Input { identity: string }
 
@@ -11,6 +12,7 @@ interface Input { identity: string }
  */
 export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
   name: 'identities.deleteIdentity',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,6 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
+import { responseSchema } from './response.js';
 
 interface Input {
   limit: number;
@@ -11,6 +12,7 @@ interface Input {
 
 export const identitiesListIdentities = defineListRoute<Input, IdentityResponse>({
   name: 'identities.listIdentities',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

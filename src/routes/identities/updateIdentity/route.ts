@@ -6,6 +6,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
+import { responseSchema } from './response.js';
 
 interface Input {
   identity: string;
@@ -21,6 +22,7 @@ function replaceLimits(current: readonly RatelimitConfig[], requested: readonly 
 
 export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
   name: 'identities.updateIdentity',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

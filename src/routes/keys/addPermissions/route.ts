@@ -3,9 +3,11 @@ import { permissionResponse, type PermissionResponse } from '../../permissions/s
 import {
   authorizedKey, byField, changeKeyList, holds, permissionsOfKey, permissionsSchema, resolvePermissions, type PermissionsInput,
 } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.addPermissions',
+  responseSchema,
   requestSchema: permissionsSchema(1),
   async handle({ input, principal, services }) {
     const key = await authorizedKey(services, principal, input.keyId, ['add_permission_to_key']);

@@ -1,9 +1,11 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, byField, changeKeyList, existingRoles, holds, rolesOfKey, rolesSchema, type RolesInput } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.addRoles',
+  responseSchema,
   requestSchema: rolesSchema(1),
   async handle({ input, principal, services }) {
     const key = await authorizedKey(services, principal, input.keyId, ['add_role_to_key']);

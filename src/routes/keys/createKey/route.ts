@@ -9,12 +9,14 @@ import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
 import { creditsFromRequest } from './credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
+import { responseSchema } from './response.js';
 
 /** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
 const MAX_ATTEMPTS = 3;
 
 export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: string }>({
   name: 'keys.createKey',
+  responseSchema,
   requestSchema: createKeySchema,
   async handle({ input, principal, services }) {
     // Checked before the lookup, so a 403 says nothing about whether the API exists.

@@ -2,11 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
+import { responseSchema } from './response.js';
 
 interface Input { keyId: string; permanent: boolean }
 
 export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
   name: 'keys.deleteKey',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,11 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { defineRoute } from '../../define.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
+import { responseSchema } from './response.js';
 
 interface Input { keyId: string; decrypt: boolean }
 
 export const keysGetKey = defineRoute<Input, KeyResponse>({
   name: 'keys.getKey',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

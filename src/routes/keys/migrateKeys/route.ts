@@ -19,6 +19,7 @@ import { resolveSlugs } from '../../permissions/shared.js';
 import { creditsFromRequest } from '../createKey/credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
 import { migrateKeysSchema, type MigrateKeysInput } from './schema.js';
+import { responseSchema } from './response.js';
 
 interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
 
@@ -39,6 +40,7 @@ async function roleNamed(services: Services, workspaceId: string, name: string):
 
 export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
   name: 'keys.migrateKeys',
+  responseSchema,
   requestSchema: migrateKeysSchema,
   async handle({ input, principal, services }) {
     // Checked before any lookup (Unkey's order), so a 403 says nothing about what exists.

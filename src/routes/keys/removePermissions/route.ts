@@ -3,9 +3,11 @@ import { permissionResponse, type PermissionResponse } from '../../permissions/s
 import {
   authorizedKey, changeKeyList, existingPermissions, permissionsOfKey, permissionsSchema, without, type PermissionsInput,
 } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.removePermissions',
+  responseSchema,
   requestSchema: permissionsSchema(1),
   async handle({ input, principal, services }) {
     const key = await authorizedKey(services, principal, input.keyId, ['remove_permission_from_key']);

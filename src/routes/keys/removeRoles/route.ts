@@ -1,9 +1,11 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.removeRoles',
+  responseSchema,
   requestSchema: rolesSchema(1),
   async handle({ input, principal, services }) {
     // Unkey asks only for update_key here (no rbac action), unlike addRoles.

@@ -6,6 +6,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
+import { responseSchema } from './response.js';
 
 interface Input { keyId: string; expiration: number }
 
@@ -31,6 +32,7 @@ function oldKeyExpiry(now: number, expiration: number): number {
 
 export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
   name: 'keys.rerollKey',
+  responseSchema,
   // Unkey tolerates unknown top-level properties on this procedure.
   requestSchema: {
     type: 'object',

@@ -1,9 +1,11 @@
 import { defineRoute } from '../../define.js';
 import { permissionResponse, type PermissionResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, permissionsSchema, resolvePermissions, type PermissionsInput } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysSetPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.setPermissions',
+  responseSchema,
   requestSchema: permissionsSchema(0),
   async handle({ input, principal, services }) {
     const key = await authorizedKey(services, principal, input.keyId, ['add_permission_to_key', 'remove_permission_from_key']);

@@ -1,9 +1,11 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, rolesSchema, type RolesInput } from '../rbac.js';
+import { responseSchema } from './response.js';
 
 export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.setRoles',
+  responseSchema,
   requestSchema: rolesSchema(0),
   async handle({ input, principal, services }) {
     // Unkey asks only for update_key here (no rbac action), unlike addRoles.

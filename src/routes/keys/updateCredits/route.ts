@@ -4,6 +4,7 @@ import { creditsResponse, type CreditsResponse } from '../../../keys/describe.js
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { findLiveKey } from '../live-key.js';
+import { responseSchema } from './response.js';
 
 interface Input {
   keyId: string;
@@ -18,6 +19,7 @@ const invalid = (detail: string) => new ApiError('err:unkey:application:invalid_
 
 export const keysUpdateCredits = defineRoute<Input, Output>({
   name: 'keys.updateCredits',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

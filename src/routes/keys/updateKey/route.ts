@@ -10,6 +10,7 @@ import { findLiveKey } from '../live-key.js';
 import { nextCredits } from './credits.js';
 import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
+import { responseSchema } from './response.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -38,6 +39,7 @@ async function roleNames(services: Services, workspaceId: string, requested: rea
 
 export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
   name: 'keys.updateKey',
+  responseSchema,
   requestSchema: updateKeySchema,
   async handle({ input, principal, services }) {
     const { storage } = services;

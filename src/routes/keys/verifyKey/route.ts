@@ -3,9 +3,11 @@ import { hasActionOnAny } from '../../../auth/permissions.js';
 import { verifyKey, type VerifyInput, type VerifyResult } from '../../../keys/verify.js';
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
+import { responseSchema } from './response.js';
 
 export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
   name: 'keys.verifyKey',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,
@@ -43,6 +45,10 @@ export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
     if (!hasActionOnAny(principal, 'api', 'verify_key')) {
       throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");
     }
-    return verifyKey(services, principal, input, requestId);
+    const result = await verifyKey(services, principal, input, requestId);
+    // Here, not in verifyKey: every outcome counts, NOT_FOUND included (analytics records only
+    // verifications of keys that exist).
+    services.metrics?.verification(result.code);
+    return result;
   },
 });

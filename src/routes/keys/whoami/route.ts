@@ -4,6 +4,7 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { hashKey } from '../../../keys/format.js';
 import { defineRoute } from '../../define.js';
 import { liveKey } from '../live-key.js';
+import { responseSchema } from './response.js';
 
 interface Input { key: string }
 
@@ -12,6 +13,7 @@ const NOT_FOUND = 'The specified key was not found.';
 
 export const keysWhoami = defineRoute<Input, KeyResponse>({
   name: 'keys.whoami',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

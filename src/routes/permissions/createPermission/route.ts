@@ -5,11 +5,13 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { name: string; slug: string; description?: string }
 
 export const permissionsCreatePermission = defineRoute<Input, { permissionId: string }>({
   name: 'permissions.createPermission',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -5,6 +5,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION, resolveSlugs, ROLE_NAME } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { name: string; description?: string; permissions?: string[] }
 
@@ -13,6 +14,7 @@ const conflict = (name: string): ApiError =>
 
 export const permissionsCreateRole = defineRoute<Input, { roleId: string }>({
   name: 'permissions.createRole',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,11 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
+import { responseSchema } from './response.js';
 
 interface Input { permission: string }
 
 export const permissionsDeletePermission = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deletePermission',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

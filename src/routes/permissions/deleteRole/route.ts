@@ -2,11 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { ROLE_NAME } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { role: string }
 
 export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deleteRole',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

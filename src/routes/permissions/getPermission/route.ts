@@ -3,11 +3,13 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, type PermissionResponse } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { permission: string }
 
 export const permissionsGetPermission = defineRoute<Input, PermissionResponse>({
   name: 'permissions.getPermission',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,11 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { roleResponse, ROLE_NAME, type RoleResponse } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { role: string }
 
 export const permissionsGetRole = defineRoute<Input, RoleResponse>({
   name: 'permissions.getRole',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

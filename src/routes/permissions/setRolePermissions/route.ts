@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { roleId: string; permissions: string[] }
 
@@ -10,6 +11,7 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:role_not_found', '
 
 export const permissionsSetRolePermissions = defineRoute<Input, PermissionResponse[]>({
   name: 'permissions.setRolePermissions',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

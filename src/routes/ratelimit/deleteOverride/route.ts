@@ -2,6 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { OVERRIDE_REQUEST, existingNamespace } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -12,6 +13,7 @@ interface Input { namespace: string; identifier: string }
  */
 export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
   name: 'ratelimit.deleteOverride',
+  responseSchema,
   requestSchema: OVERRIDE_REQUEST,
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);

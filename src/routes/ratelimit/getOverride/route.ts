@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { findOverride } from '../../../ratelimit/overrides.js';
 import { defineRoute } from '../../define.js';
 import { OVERRIDE_REQUEST, existingNamespace, overrideResponse } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -14,6 +15,7 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override
  */
 export const ratelimitGetOverride = defineRoute<Input, ReturnType<typeof overrideResponse>>({
   name: 'ratelimit.getOverride',
+  responseSchema,
   requestSchema: OVERRIDE_REQUEST,
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);

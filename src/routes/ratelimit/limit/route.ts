@@ -1,11 +1,13 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineRoute } from '../../define.js';
 import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces, type LimitRequest } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Output { success: boolean; limit: number; remaining: number; reset: number; overrideId?: string }
 
 export const ratelimitLimit = defineRoute<LimitRequest, Output>({
   name: 'ratelimit.limit',
+  responseSchema,
   requestSchema: LIMIT_REQUEST,
   async handle({ input, principal, services }) {
     // Unkey's order: find or create the namespace → 410 if deleted → authorize → override → limiter.

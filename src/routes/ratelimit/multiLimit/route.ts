@@ -1,6 +1,7 @@
 import { hasAny, requireAny } from '../../../auth/permissions.js';
 import { defineRoute } from '../../define.js';
 import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces, type LimitRequest } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface LimitOutcome {
   namespace: string;
@@ -20,6 +21,7 @@ interface Output { passed: boolean; limits: LimitOutcome[] }
  */
 export const ratelimitMultiLimit = defineRoute<LimitRequest[], Output>({
   name: 'ratelimit.multiLimit',
+  responseSchema,
   // The body is a JSON array (Unkey's shape); its items are as strict as ratelimit.limit's body.
   requestSchema: { type: 'array', minItems: 1, maxItems: 100, items: LIMIT_REQUEST },
   async handle({ input, principal, services }) {

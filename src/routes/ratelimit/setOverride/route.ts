@@ -3,6 +3,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
+import { responseSchema } from './response.js';
 
 interface Input { namespace: string; identifier: string; limit: number; duration: number }
 interface Output { overrideId: string }
@@ -14,6 +15,7 @@ interface Output { overrideId: string }
  */
 export const ratelimitSetOverride = defineRoute<Input, Output>({
   name: 'ratelimit.setOverride',
+  responseSchema,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

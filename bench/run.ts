@@ -102,6 +102,9 @@ async function main(): Promise<number> {
     await startKeygate('redis', 'redis', { REDIS_URL: redis.url }),
     await startKeygate('cluster', 'cluster', { REDIS_CLUSTER_NODES: cluster.nodes.join(',') }),
   ];
+  // The same embedded keygate with METRICS=off, for verifyKey only: what counting for /metrics
+  // costs, measured in the same interleaved rounds (budget "metrics cost").
+  const metricsOff = await startKeygate('embedded', 'embedded-metrics-off', { METRICS: 'off' });
   const redisPorts: Record<string, number[]> = { redis: [redis.port], cluster: cluster.masters.map((m) => m.port) };
   log(`started: baseline ${baseline.url}, ${servers.map((s) => `${s.name} ${s.url}`).join(', ')}, redis :${redis.port}, cluster ${cluster.nodes.join(' ')}`);
 
@@ -127,6 +130,16 @@ async function main(): Promise<number> {
       await checkSample(s, sc, list);
     }
   }
+  {
+    const seed = await seedScenarioKeys(metricsOff.url, ROOT_KEY, settings.keys, settings.identities, () => undefined);
+    const sc = SCENARIOS.find((x) => x.id === 'verifyKey')!;
+    const list = sc.bodies(seed);
+    const file = join(work, `${metricsOff.name}-${sc.id}.txt`);
+    writeFileSync(file, `${list.join('\n')}\n`);
+    bodyFiles.set(`${metricsOff.name}/${sc.id}`, file);
+    await checkSample(metricsOff, sc, list);
+    log(`  ✓ seeded ${metricsOff.name} (verifyKey with METRICS=off, for the metrics-cost budget)`);
+  }
   const baselineFile = join(work, 'baseline.txt');
   writeFileSync(baselineFile, `${JSON.stringify({ key: 'bk_baseline' })}\n`);
 
@@ -147,6 +160,10 @@ async function main(): Promise<number> {
     add('baseline', await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} baseline` }));
     for (const s of servers) for (const sc of SCENARIOS) {
       add(`${s.name}/${sc.id}`, await runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${s.name} ${sc.id}` }));
+      if (s.name === 'embedded' && sc.id === 'verifyKey') {
+        const key = `${metricsOff.name}/${sc.id}`;
+        add(key, await runWrk({ url: target(metricsOff, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${metricsOff.name} ${sc.id}` }));
+      }
     }
   }
   for (const [key, runs] of Object.entries(raw)) {
@@ -198,6 +215,7 @@ async function main(): Promise<number> {
 
   // The scenario servers are done; the memory run gets the machine to itself.
   for (const s of servers) await s.stop();
+  await metricsOff.stop();
   await cluster.stop();
   await redis.stop(true);
 

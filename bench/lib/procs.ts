@@ -108,18 +108,25 @@ export interface KeygateServer extends Server {
   readonly child: ChildKeygate;
 }
 
+/**
+ * From here a started keygate's output is read and dropped (as a log collector would take it),
+ * not kept in this process: at LOG_LEVEL=info a line per request for minutes is hundreds of MB.
+ */
+export function dropOutput(child: ChildKeygate): ChildKeygate {
+  for (const stream of [child.process.stdout!, child.process.stderr!]) {
+    stream.removeAllListeners('data');
+    stream.resume();
+  }
+  return child;
+}
+
 export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}): Promise<KeygateServer> {
   const dataDir = tempDir(name);
   // The defaults users get: LOG_LEVEL=info (a line per request) and METRICS=on, unless a variant
   // says otherwise. spawnKeygate waits for the "listening" line, so the level is at least info.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', ...extraEnv };
   const child = await spawnKeygate(env);
-  // From here its output is read and dropped (as a log collector would take it), not kept in this
-  // process: a line per request for minutes is hundreds of megabytes.
-  for (const stream of [child.process.stdout!, child.process.stderr!]) {
-    stream.removeAllListeners('data');
-    stream.resume();
-  }
+  dropOutput(child);
   const pid = child.process.pid!;
   pin(pid, SERVER_CPU);
   const stop = async (): Promise<void> => { await child.kill('SIGTERM'); };

@@ -8,7 +8,7 @@ export interface Budget {
   readonly name: string;
   readonly server: string;
   readonly scenario?: string;
-  readonly metric: 'ratio' | 'p99Ms' | 'callsPerVerification' | 'sentPerVerification' | 'memoryDrift';
+  readonly metric: 'ratio' | 'p99Ms' | 'callsPerVerification' | 'sentPerVerification' | 'memoryDrift' | 'metricsCost';
   readonly min?: number;
   readonly max?: number;
 }
@@ -40,6 +40,12 @@ function metric(b: Budget, r: Results): number | undefined {
     case 'callsPerVerification': return r.calls[b.server]?.perVerification;
     case 'sentPerVerification': return r.calls[b.server]?.sentPerVerification;
     case 'memoryDrift': return r.memory ? Math.abs(r.memory.drift) : undefined;
+    // verifyKey throughput with metrics recorded, over the same server with METRICS=off.
+    case 'metricsCost': {
+      const on = r.throughput['embedded/verifyKey'];
+      const off = r.throughput['embedded-metrics-off/verifyKey'];
+      return on && off ? on.rps / off.rps : undefined;
+    }
   }
 }
 
@@ -71,6 +77,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   };
   row('baseline (uWS fixed reply)', '–', 'baseline');
   for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
+  row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');
   if (Object.keys(r.calls).length > 0) {
     out.push('', 'Redis calls per verification (verifyKeyLimits, autocannon 100 connections at full speed). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script):', '');
     out.push('| server | verifications | req/s | commandstats calls | per verification | sent by keygate | per verification | by command (commandstats) |', '|---|---|---|---|---|---|---|---|');

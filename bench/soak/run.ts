@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { callKeygate } from '../../test/support/harness.js';
 import { spawnKeygate, type ChildKeygate } from '../../test/support/process.js';
+import { dropOutput } from '../lib/procs.js';
 import { startRedisCluster } from '../../test/support/redis-servers.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
@@ -36,7 +37,7 @@ const stopAll = async (): Promise<void> => {
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
 try {
-  for (let i = 0; i < 2; i++) replicas.push(await spawnKeygate({ ...env, LOG_LEVEL: 'info' }));
+  for (let i = 0; i < 2; i++) replicas.push(dropOutput(await spawnKeygate({ ...env, LOG_LEVEL: 'info' })));
   const call = (i: number, procedure: string, body: unknown) => callKeygate(replicas[i % replicas.length]!.url, `/v2/${procedure}`, body, { rootKey });
   const apiId = (await call(0, 'apis.createApi', { name: 'soak' })).body.data.apiId as string;
   await call(0, 'identities.createIdentity', { externalId: 'soak_user', ratelimits: [{ name: 'per_window', limit: LIMIT, duration: WINDOW_MS, autoApply: true }] });
@@ -83,7 +84,7 @@ try {
     await new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()) / 2));
     process.stdout.write('fault: kill -9 a keygate replica, start it again\n');
     await replicas[1]!.kill('SIGKILL');
-    replicas[1] = await spawnKeygate({ ...env, LOG_LEVEL: 'info' });
+    replicas[1] = dropOutput(await spawnKeygate({ ...env, LOG_LEVEL: 'info' }));
   })();
   const progress = setInterval(() => process.stdout.write(`  ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left, ${counts.requests} requests\n`), 5_000);
   await Promise.all([

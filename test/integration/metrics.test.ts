@@ -88,7 +88,10 @@ describe('GET /metrics', () => {
     const { key } = await h.createKey({ apiId });
     const res = await h.verify(key);
     const requestId = res.body.meta.requestId as string;
-    const lines = h.logs().split('\n').filter((l) => l.includes(requestId)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Request lines are written in batches (at most 50 ms later).
+    const linesOf = () => h.logs().split('\n').filter((l) => l.includes(requestId)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (let waited = 0; linesOf().length === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const lines = linesOf();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 30, msg: 'request', requestId, procedure: 'keys.verifyKey', status: 200 });
     expect(typeof lines[0]!.durationMs).toBe('number');

@@ -34,11 +34,16 @@ for i = 0, n - 1 do
 end
 
 local at = 3 + 2 * n
+-- A bucket is added to its index once per call, not once per increment (many share a bucket).
+local indexed = {}
 while at <= #ARGV do
   local bucket = KEYS[tonumber(ARGV[at])]
   local start = ARGV[at + 2]
   local digest = ARGV[at + 3]
-  rcall('ZADD', KEYS[tonumber(ARGV[at + 1])], start, start)
+  if not indexed[bucket] then
+    rcall('ZADD', KEYS[tonumber(ARGV[at + 1])], start, start)
+    indexed[bucket] = true
+  end
   rcall('HSETNX', bucket, 'd' .. digest, ARGV[at + 4])
   rcall('HINCRBY', bucket, 'c' .. digest, ARGV[at + 5])
   if ARGV[at + 6] ~= '0' then rcall('HINCRBY', bucket, 's' .. digest, ARGV[at + 6]) end

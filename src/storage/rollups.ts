@@ -39,6 +39,27 @@ export const dimsOf = (r: VerificationRecord): RollupDims =>
 export const dimsDigest = (dims: RollupDims): string =>
   createHash('sha1').update(JSON.stringify(dims)).digest('base64url');
 
+/**
+ * Dimensions and their digest by a cheap key, kept across batches: the digest (SHA-1 of the JSON)
+ * of every record's dimensions cost ~5 µs a record when 20,000 keys were verified in turn.
+ * Bounded; cleared when full (a miss only costs the digest again).
+ */
+const known = new Map<string, { dims: RollupDims; digest: string }>();
+const KNOWN_MAX = 100_000;
+
+function namedDims(r: VerificationRecord): { dims: RollupDims; digest: string } {
+  // \u0001 separates fields, \u0002 tags; '\u0003' marks an absent identity (never in an id).
+  const key = `${r.apiId}\u0001${r.keyId}\u0001${r.identityId ?? '\u0003'}\u0001${r.externalId ?? '\u0003'}\u0001${r.outcome}\u0001${r.tags === undefined ? '\u0003' : r.tags.join('\u0002')}`;
+  let named = known.get(key);
+  if (named === undefined) {
+    const dims = dimsOf(r);
+    named = { dims, digest: dimsDigest(dims) };
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(key, named);
+  }
+  return named;
+}
+
 /** What one batch adds to one rollup row. */
 export interface RollupDelta {
   readonly granularity: RollupGranularity;
@@ -53,7 +74,6 @@ export interface RollupDelta {
 
 /** The batch summed per (granularity, bucket, dimensions); one digest per distinct dimensions. */
 export function rollupDeltas(records: readonly VerificationRecord[]): RollupDelta[] {
-  const digests = new Map<string, { dims: RollupDims; digest: string }>();
   const deltas = new Map<string, RollupDelta>();
   // Records arrive in time order, many per minute: the four bucket starts are worked out once per
   // minute, not per record (this runs on the same thread as verifyKey, at its rate).
@@ -61,13 +81,7 @@ export function rollupDeltas(records: readonly VerificationRecord[]): RollupDelt
   let prefixes: string[] = [];
   let starts: number[] = [];
   for (const r of records) {
-    const dims = dimsOf(r);
-    const text = JSON.stringify(dims);
-    let named = digests.get(text);
-    if (!named) {
-      named = { dims, digest: dimsDigest(dims) };
-      digests.set(text, named);
-    }
+    const named = namedDims(r);
     if (!(r.time >= minute && r.time < minute + MINUTE_MS)) {
       minute = bucketStart('minute', r.time);
       starts = GRANULARITIES.map((g) => bucketStart(g, r.time));

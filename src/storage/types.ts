@@ -10,6 +10,7 @@ import type {
   ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, VerificationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
 import type { RollupGranularity, VerificationRollup } from './records.js';
+import type { RollupDelta } from './rollups.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
 export class DuplicateError extends Error {
@@ -277,10 +278,12 @@ export interface ScanPage<T> {
  */
 export interface VerificationStore {
   /**
-   * Stores the records and adds them to their rollups in one atomic write (a backend may split a
+   * Stores the records and adds the rollup increments in one atomic write (a backend may split a
    * large batch into several such writes), then drops the oldest records beyond the bound.
+   * `rollups` defaults to the records' own increments (rollups.ts, rollupDeltas); the recorder
+   * passes its own to hold back the hour, day and month ones (analytics/recorder.ts).
    */
-  append(records: readonly VerificationRecord[]): Promise<void>;
+  append(records: readonly VerificationRecord[], rollups?: readonly RollupDelta[]): Promise<void>;
   /** Records with fromMs ≤ time < toMs (either bound optional), oldest first, at most `limit`. */
   range(options: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]>;
   /**

@@ -55,6 +55,38 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(logged).toContain('dropped');
   });
 
+  test('minute rollups arrive with every batch; hour, day and month ones are held up to a minute, summed, and written by flush()', async () => {
+    open();
+    let now = Date.UTC(2025, 4, 20, 12, 30);
+    const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, batchSize: 2, now: () => now });
+    const counts = async (granularity: 'minute' | 'hour' | 'day' | 'month') =>
+      (await storage.verifications.scanRollups(granularity, { limit: 100 })).items.map((r) => r.count);
+    // Full batches are written without being awaited: wait until the records are in.
+    const settle = async (records: number) => {
+      for (let waited = 0; (await storage.verifications.count()) < records && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    // Two full batches, written without the timer: minute rows now, coarser ones held.
+    for (let i = 0; i < 4; i++) recorder.record({ ...record(i), time: now + i });
+    await settle(4);
+    expect(await storage.verifications.count()).toBe(4);
+    expect(await counts('minute')).toEqual([4]);
+    expect(await counts('hour')).toEqual([]);
+    // A minute later the next batch hands over what was held, summed into one row per bucket.
+    now += 60_000;
+    for (let i = 4; i < 6; i++) recorder.record({ ...record(i), time: now });
+    await settle(6);
+    expect(await counts('minute')).toEqual([4, 2]);
+    expect(await counts('hour')).toEqual([6]);
+    expect(await counts('day')).toEqual([6]);
+    expect(await counts('month')).toEqual([6]);
+    // flush() (and close) write everything held at once.
+    recorder.record({ ...record(6), time: now });
+    await recorder.flush();
+    expect(await counts('minute')).toEqual([4, 3]);
+    expect(await counts('hour')).toEqual([7]);
+    await recorder.close();
+  });
+
   test('prune removes the rollup buckets before the one holding now − retention, per granularity', async () => {
     open();
     const now = Date.UTC(2025, 4, 20, 12, 30);

@@ -18,7 +18,7 @@
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import type { RollupGranularity, VerificationRecord, VerificationRollup } from '../records.js';
-import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDims } from '../rollups.js';
+import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
 import { scripts } from './scripts.js';
@@ -65,17 +65,21 @@ function rowsOfBucket(time: number, hash: Record<string, Buffer>): VerificationR
 export class RedisVerificationStore implements VerificationStore {
   constructor(private readonly client: RedisClient, private readonly k: StorageKeys, private readonly retained: number) {}
 
-  async append(records: readonly VerificationRecord[]): Promise<void> {
-    for (let i = 0; i < records.length; i += APPEND_CHUNK) await this.appendChunk(records.slice(i, i + APPEND_CHUNK));
+  async append(records: readonly VerificationRecord[], rollups: readonly RollupDelta[] = rollupDeltas(records)): Promise<void> {
+    // Records and increments in chunks of the same size as before (up to four increments a record).
+    const chunks = Math.max(Math.ceil(records.length / APPEND_CHUNK), Math.ceil(rollups.length / (4 * APPEND_CHUNK)));
+    for (let i = 0; i < chunks; i++) {
+      await this.appendChunk(records.slice(i * APPEND_CHUNK, (i + 1) * APPEND_CHUNK), rollups.slice(i * 4 * APPEND_CHUNK, (i + 1) * 4 * APPEND_CHUNK));
+    }
   }
 
-  private async appendChunk(records: readonly VerificationRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  private async appendChunk(records: readonly VerificationRecord[], rollups: readonly RollupDelta[]): Promise<void> {
+    if (records.length === 0 && rollups.length === 0) return;
     const keys: string[] = [this.k.verifications, this.k.verificationSequence, ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
     const args: (string | Buffer | number)[] = [this.retained, records.length];
     for (const r of records) args.push(r.time, encode(toTuple(r)));
     const bucketIndex = new Map<string, number>();
-    for (const d of rollupDeltas(records)) {
+    for (const d of rollups) {
       const key = this.k.verificationRollup(d.granularity, d.time);
       let index = bucketIndex.get(key);
       if (index === undefined) {

@@ -96,7 +96,9 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrideByNamespace: index('override_by_namespace'),
     overrideWildcards: index('override_wildcards'),
     migrations: db('migrations'),
-    verifications: db('verifications'),
+    // No object cache: records are written in bulk and read only by analytics scans; caching
+    // every one put them in the LRU for nothing (profiles of verifyKey over many keys).
+    verifications: root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') }),
     verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
   };
   let closed = false;

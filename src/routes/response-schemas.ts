@@ -17,6 +17,14 @@ const STRINGS = { type: 'array', items: { type: 'string' } } as const;
 export const EMPTY_DATA = { type: 'object', additionalProperties: false, properties: {} } as const;
 
 /** A configured limit of a key or identity; every field is always present. */
+/** An id and a name: apis.getApi's data, and one item of apis.listApis and ratelimit.listNamespaces. */
+export const ID_AND_NAME = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name'],
+  properties: { id: { type: 'string' }, name: { type: 'string' } },
+} as const;
+
 export const RATELIMIT_RESPONSE = {
   type: 'object',
   additionalProperties: false,

@@ -1,6 +1,4 @@
-export const responseSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'name'],
-  properties: { id: { type: 'string' }, name: { type: 'string' } },
-} as const;
+import { ID_AND_NAME } from '../../response-schemas.js';
+
+/** The API: its id and name. */
+export const responseSchema = ID_AND_NAME;

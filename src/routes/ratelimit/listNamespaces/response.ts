@@ -1,7 +1,4 @@
+import { ID_AND_NAME } from '../../response-schemas.js';
+
 /** One namespace of the page. */
-export const responseSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'name'],
-  properties: { id: { type: 'string' }, name: { type: 'string' } },
-} as const;
+export const responseSchema = ID_AND_NAME;

@@ -1,6 +1,7 @@
 --[[
-  verifications-append: add verification records to the time-ordered log, add them to their
-  rollup rows, and drop the oldest records beyond the retained number, in one atomic step
+  verifications-append: add verification records to the time-ordered log, add the rollup
+  increments given with them (the records' own, or sums the recorder held back; n may be 0),
+  and drop the oldest records beyond the retained number, in one atomic step
   (src/storage/redis/verifications.ts). Rollups are not touched by the trimming.
 
   KEYS[1]   the log: sorted set, score = record time (ms); member = 16 hex digits of a sequence

@@ -165,6 +165,22 @@ export interface VerificationRecord {
   readonly latency?: number;
 }
 
+/**
+ * A record from the positional fields both stores keep (lmdb/verifications.ts, redis/
+ * verifications.ts); absent optional fields stay absent. `latency` is null or missing on records
+ * written before it was recorded.
+ */
+export function verificationRecord(time: number, requestId: string, apiId: string, keyId: string, identityId: string | null,
+  externalId: string | null, outcome: string, tags: readonly string[] | null, spentCredits: number, latency: number | null | undefined): VerificationRecord {
+  return {
+    time, requestId, apiId, keyId, outcome, spentCredits,
+    ...(identityId !== null ? { identityId } : {}),
+    ...(externalId !== null ? { externalId } : {}),
+    ...(tags !== null ? { tags } : {}),
+    ...(latency !== null && latency !== undefined ? { latency } : {}),
+  };
+}
+
 /** The time buckets verification records are rolled up into (UTC; storage/rollups.ts). */
 export type RollupGranularity = 'minute' | 'hour' | 'day' | 'month';
 

@@ -5,11 +5,13 @@
  *
  * Rollups live in a second database keyed by [granularity, bucket start, dimensions digest]
  * (storage/rollups.ts): a bucket is one ordered range, old buckets are the first keys of their
- * granularity. The append transaction writes the records and adds them to their rollup rows, so
- * both are committed together or not at all.
+ * granularity. The append transaction writes the records and adds the rollup increments given
+ * with them (the recorder holds hour, day and month increments back; analytics/recorder.ts), so
+ * both are committed together or not at all; a very large set of increments is added in further
+ * transactions of 2,000 rows, so requests are answered in between.
  */
 import { randomInt } from 'node:crypto';
-import type { RollupGranularity, VerificationRecord, VerificationRollup } from '../records.js';
+import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
 import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { LmdbTables } from './open.js';
@@ -25,14 +27,8 @@ const encode = (r: VerificationRecord): Tuple =>
   [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
 
 function decode(time: number, [requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
-  return {
-    time, requestId, apiId, keyId, outcome, spentCredits,
-    ...(identityId !== null ? { identityId } : {}),
-    ...(externalId !== null ? { externalId } : {}),
-    ...(tags !== null ? { tags } : {}),
-    // Records written before latency was recorded have 8 fields.
-    ...(latency !== null && latency !== undefined ? { latency } : {}),
-  };
+  // Records written before latency was recorded have 8 fields.
+  return verificationRecord(time, requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency);
 }
 
 function decodeRollup(time: number, tuple: RollupTuple): VerificationRollup {

@@ -17,7 +17,7 @@
  */
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
-import type { RollupGranularity, VerificationRecord, VerificationRollup } from '../records.js';
+import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
 import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -38,14 +38,8 @@ const toTuple = (r: VerificationRecord): Tuple =>
   [r.time, r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
 
 function fromTuple([time, requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
-  return {
-    time, requestId, apiId, keyId, outcome, spentCredits,
-    ...(identityId !== null ? { identityId } : {}),
-    ...(externalId !== null ? { externalId } : {}),
-    ...(tags !== null ? { tags } : {}),
-    // Records written before latency was recorded have 9 fields.
-    ...(latency !== null && latency !== undefined ? { latency } : {}),
-  };
+  // Records written before latency was recorded have 9 fields.
+  return verificationRecord(time, requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency);
 }
 
 /** The rows of one bucket hash (fields as described above). */

@@ -11,7 +11,8 @@ import type { Storage } from './storage/types.js';
 import type { RecordCache } from './storage/cached/record-cache.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
-import { VerificationRecorder } from './analytics/recorder.js';
+import type { Recorder } from './analytics/recorder.js';
+import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { closeHashPool } from './workers/pool.js';
 import { SessionStore } from './dashboard/sessions.js';
 import { Metrics } from './obs/metrics.js';
@@ -24,7 +25,7 @@ export interface Services {
   readonly storage: Storage;
   readonly limiter: RateLimiter;
   /** Verification outcomes, written in batches off the request path. */
-  readonly recorder: VerificationRecorder;
+  readonly recorder: Recorder;
   /** Dashboard sign-ins of this process (src/dashboard/sessions.ts). */
   readonly sessions: SessionStore;
   /** Distributed mode only: the in-process cache of hot records, kept fresh over pub/sub. */
@@ -63,7 +64,9 @@ async function buildModeServices(config: Config, log: Logger): Promise<Services>
     log,
     storage,
     limiter: new MemoryRateLimiter(),
-    recorder: new VerificationRecorder(storage.verifications, log, { rollupRetentionMs: config.analyticsRetentionDays * 86_400_000 }),
+    recorder: new ThreadRecorder(storage.verifications, log, {
+      dataDir: config.dataDir, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
+    }),
     sessions: new SessionStore(),
     now: Date.now,
   };

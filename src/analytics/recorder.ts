@@ -18,10 +18,25 @@
  * recorder also removes, about once a minute, the rollup buckets no analytics query may read any
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
-import type { Logger } from '../obs/log.js';
 import type { VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, rollupDeltas, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
+
+/** Where the recorder reports failures: the server's logger, or the writer thread's messages to it. */
+export interface RecorderLog {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** What verifyKey records into and shutdown drains: this class, or the thread that runs it (recorder-thread.ts). */
+export interface Recorder {
+  record(record: VerificationRecord): void;
+  /** Resolves when everything recorded so far is stored, rollup increments included. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  /** Records dropped because the store fell behind (since start). */
+  readonly dropped: number;
+}
 
 export interface RecorderOptions {
   /** How often the buffer is written. */
@@ -42,7 +57,7 @@ const COARSE_EVERY_MS = 60_000;
 /** …and as soon as this many are held (bounds the memory many distinct keys would take). */
 const COARSE_MAX_HELD = 50_000;
 
-export class VerificationRecorder {
+export class VerificationRecorder implements Recorder {
   private buffer: VerificationRecord[] = [];
   private writing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
@@ -57,7 +72,7 @@ export class VerificationRecorder {
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
 
-  constructor(private readonly store: VerificationStore, private readonly log: Logger, options: RecorderOptions = {}) {
+  constructor(private readonly store: VerificationStore, private readonly log: RecorderLog, options: RecorderOptions = {}) {
     this.batchSize = options.batchSize ?? 2_000;
     this.maxPending = options.maxPending ?? 200_000;
     this.rollupRetentionMs = options.rollupRetentionMs;
@@ -85,6 +100,11 @@ export class VerificationRecorder {
    */
   flush(): Promise<void> {
     return this.write(true);
+  }
+
+  /** Writes what is buffered now (with the held coarse increments when due); resolves when stored. */
+  writeBuffered(): Promise<void> {
+    return this.write(false);
   }
 
   /** Writes the buffer with its minute increments, and the held coarse ones when due (or `all`). */

@@ -9,22 +9,17 @@
  * closeServices. The only module that imports piscina.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { ServiceUnavailableError } from '../errors/api-error.js';
+import { workerEntry } from './entry.js';
 import type { VerifySecretTask } from './tasks.js';
 
 /** Tasks that may wait per thread; beyond that a slow verification is answered 503 at once. */
 export const QUEUE_PER_THREAD = 64;
 
-/**
- * The worker entry as JavaScript: worker threads cannot load TypeScript. From dist/workers/pool.js
- * it is the sibling tasks.js; when this module runs as TypeScript (tests, through vitest) it is the
- * compiled copy in dist/, which `npm test` builds first.
- */
+/** The pool's worker entry, compiled (workers/entry.ts). */
 export function tasksFile(): string {
-  const url = import.meta.url.endsWith('.ts') ? new URL('../../dist/workers/tasks.js', import.meta.url) : new URL('./tasks.js', import.meta.url);
-  return fileURLToPath(url);
+  return workerEntry('workers/tasks.js');
 }
 
 export interface HashPoolStats {

@@ -1,0 +1,131 @@
+/**
+ * The embedded backend's recorder: verifyKey's records are buffered here and handed, about once a
+ * second, to a thread of their own that writes them and their rollups to LMDB
+ * (recorder-worker.ts). A profile of verifyKey over 20,000 keys put a third of the event loop's
+ * time in those writes (a read-modify-write of a rollup row per key and minute, inside LMDB's
+ * write transaction); on the writer thread they use the second core instead. A single thread, not
+ * the piscina pool: batches must be written in order, and the held rollup increments are state.
+ *
+ * The buffer is bounded like the inline recorder's: records posted to the thread and not yet
+ * written count against `maxPending`, so a store that falls behind drops (and counts) new records
+ * instead of growing memory. Should the thread die, what it had not written is lost (logged) and
+ * recording goes on inline on the event loop.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../obs/log.js';
+import type { VerificationRecord } from '../storage/records.js';
+import type { VerificationStore } from '../storage/types.js';
+import { workerEntry } from '../workers/entry.js';
+import { VerificationRecorder, type Recorder } from './recorder.js';
+import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
+
+export interface ThreadRecorderOptions extends RecorderWorkerData {
+  readonly flushIntervalMs?: number;
+  readonly batchSize?: number;
+  readonly maxPending?: number;
+}
+
+export class ThreadRecorder implements Recorder {
+  private buffer: VerificationRecord[] = [];
+  /** Records posted to the thread and not yet acknowledged as written. */
+  private unacknowledged = 0;
+  private readonly worker: Worker;
+  private readonly timer: NodeJS.Timeout;
+  private readonly batchSize: number;
+  private readonly maxPending: number;
+  private readonly waiting = new Map<number, () => void>();
+  private nextId = 1;
+  /** Set when the thread died: recording goes on here. */
+  private inline: VerificationRecorder | null = null;
+  private closed = false;
+  dropped = 0;
+
+  constructor(private readonly store: VerificationStore, private readonly log: Logger, private readonly options: ThreadRecorderOptions) {
+    this.batchSize = options.batchSize ?? 2_000;
+    this.maxPending = options.maxPending ?? 200_000;
+    const workerData: RecorderWorkerData = {
+      dataDir: options.dataDir, verificationsRetained: options.verificationsRetained, rollupRetentionMs: options.rollupRetentionMs,
+    };
+    this.worker = new Worker(workerEntry('analytics/recorder-worker.js'), { workerData, name: 'keygate analytics writer' });
+    this.worker.on('message', (message: FromWorker) => this.received(message));
+    this.worker.on('error', (err) => this.log.error({ err }, 'the analytics writer thread failed'));
+    this.worker.on('exit', (code) => this.exited(code));
+    this.timer = setInterval(() => this.post(), options.flushIntervalMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  record(record: VerificationRecord): void {
+    if (this.inline) return this.inline.record(record);
+    if (this.buffer.length + this.unacknowledged >= this.maxPending) {
+      this.dropped++;
+      return;
+    }
+    this.buffer.push(record);
+    if (this.buffer.length === this.batchSize) this.post();
+  }
+
+  flush(): Promise<void> {
+    if (this.inline) return this.inline.flush();
+    this.post();
+    return this.request('flush');
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    if (this.closed) return;
+    if (!this.inline) {
+      this.post();
+      await this.request('close');
+      this.closed = true;
+      await this.worker.terminate();
+    }
+    this.closed = true;
+    await this.inline?.close();
+    const dropped = this.dropped + (this.inline?.dropped ?? 0);
+    if (dropped > 0) this.log.warn({ dropped }, 'verification records were dropped while the store fell behind');
+  }
+
+  private post(): void {
+    if (this.buffer.length === 0 || this.inline) return;
+    const records = this.buffer;
+    this.buffer = [];
+    this.unacknowledged += records.length;
+    this.worker.postMessage({ type: 'records', records } satisfies ToWorker);
+  }
+
+  private request(type: 'flush' | 'close'): Promise<void> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ type, id } satisfies ToWorker);
+    });
+  }
+
+  private received(message: FromWorker): void {
+    if (message.type === 'written') this.unacknowledged -= message.count;
+    else if (message.type === 'done') this.settle(message.id);
+    else this.log[message.level](message.obj, message.msg);
+  }
+
+  private settle(id: number): void {
+    const resolve = this.waiting.get(id);
+    this.waiting.delete(id);
+    resolve?.();
+  }
+
+  private exited(code: number): void {
+    if (this.closed) return;
+    const lost = this.unacknowledged;
+    this.log.error({ code, lost }, 'the analytics writer thread stopped; verification records are written on the event loop from now on');
+    this.dropped += lost;
+    this.unacknowledged = 0;
+    this.inline = new VerificationRecorder(this.store, this.log, { rollupRetentionMs: this.options.rollupRetentionMs, maxPending: this.maxPending });
+    for (const r of this.buffer.splice(0)) this.inline.record(r);
+    // Whoever waits for a flush gets the inline recorder's, which holds everything still known.
+    for (const id of [...this.waiting.keys()]) {
+      const resolve = this.waiting.get(id)!;
+      this.waiting.delete(id);
+      void this.inline.flush().then(resolve);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Entry of the analytics writer thread (recorder-thread.ts): the embedded backend's verification
+ * records and rollups are written here, on a thread of their own, not on the event loop that
+ * answers verifyKey. It opens the same LMDB folder (lmdb shares one environment between the
+ * threads of a process) and runs the ordinary VerificationRecorder over it, so batching, held
+ * increments and pruning are exactly what they are inline.
+ *
+ * Messages in: { records } batches in order, { flush, id }, { close, id }. Out: { written, count }
+ * when a batch is stored, { done, id }, and { log } for what the recorder reports.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openLmdbStorage } from '../storage/lmdb/open.js';
+import type { VerificationRecord } from '../storage/records.js';
+import { VerificationRecorder, type RecorderLog } from './recorder.js';
+
+export interface RecorderWorkerData {
+  readonly dataDir: string;
+  readonly verificationsRetained: number;
+  readonly rollupRetentionMs: number;
+}
+
+export type ToWorker =
+  | { readonly type: 'records'; readonly records: VerificationRecord[] }
+  | { readonly type: 'flush' | 'close'; readonly id: number };
+
+export type FromWorker =
+  | { readonly type: 'written'; readonly count: number }
+  | { readonly type: 'done'; readonly id: number }
+  | { readonly type: 'log'; readonly level: 'error' | 'warn'; readonly obj: object; readonly msg: string };
+
+const port = parentPort!;
+const data = workerData as RecorderWorkerData;
+const post = (message: FromWorker): void => port.postMessage(message);
+const log: RecorderLog = {
+  error: (obj, msg) => post({ type: 'log', level: 'error', obj, msg }),
+  warn: (obj, msg) => post({ type: 'log', level: 'warn', obj, msg }),
+};
+
+const storage = openLmdbStorage(data.dataDir, { verificationsRetained: data.verificationsRetained });
+// Batches arrive already gathered by the main thread: this recorder's own timer only hands over
+// held increments and prunes, and its batch size never splits one.
+const recorder = new VerificationRecorder(storage.verifications, log, {
+  rollupRetentionMs: data.rollupRetentionMs, batchSize: Number.MAX_SAFE_INTEGER, maxPending: Number.MAX_SAFE_INTEGER,
+});
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'records': {
+      for (const r of message.records) recorder.record(r);
+      const count = message.records.length;
+      // Chained by the recorder, so batches are stored (and acknowledged) in order.
+      void recorder.writeBuffered().then(() => post({ type: 'written', count }));
+      return;
+    }
+    case 'flush':
+      void recorder.flush().then(() => post({ type: 'done', id: message.id }));
+      return;
+    case 'close':
+      void recorder.close().then(() => storage.close()).then(() => post({ type: 'done', id: message.id }));
+      return;
+  }
+});

@@ -13,10 +13,7 @@ import { parseArgs } from 'node:util';
 import bcrypt from 'bcryptjs';
 import { CLI_JS, PROJECT_DIR } from '../test/support/process.js';
 import { call, parallel } from './lib/api.js';
-import { installSignalHandlers, LOAD_CPU, ROOT_KEY, startKeygate, stopAll } from './lib/procs.js';
-import { readdirSync } from 'node:fs';
-
-const threadsOf = (pid: number): number[] => readdirSync(`/proc/${pid}/task`).map(Number);
+import { installSignalHandlers, LOAD_CPU, ROOT_KEY, startKeygate, stopAll, threadsOf } from './lib/procs.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
 
 const { values } = parseArgs({ options: { rate: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '10' } } });

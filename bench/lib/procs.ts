@@ -6,10 +6,13 @@
  * Pinning follows shared/design/perf-anchors.md: the server under test on CPU 0, the load
  * generator (wrk, or this process for autocannon) on CPU 1, redis-server on CPU 1 with the
  * generator (as the anchors' end-to-end run did). On a machine with one CPU nothing is pinned.
+ * "The server on CPU 0" means its event-loop thread: its other threads (V8's garbage collector
+ * helpers, libuv's pool, keygate's analytics writer and hash pool) run on CPU 1, the same rule for
+ * the baseline and for keygate, as on a two-core machine where the event loop is the one busy core.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,21 @@ const PINNING = cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
 export function pin(pid: number, cpu: number): void {
   if (!PINNING) return;
   spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+}
+
+export const threadsOf = (pid: number): number[] => readdirSync(`/proc/${pid}/task`).map(Number);
+
+/**
+ * A Node server: its event-loop thread (the thread whose id is the pid) on SERVER_CPU, every other
+ * thread it has now on LOAD_CPU. Threads started later inherit the event loop's CPU (the hash
+ * pool starts at the first slow hash; bench/slow-hash-interference.ts moves it).
+ */
+export function pinServer(pid: number): void {
+  if (!PINNING) return;
+  spawnSync('taskset', ['-p', '-c', String(SERVER_CPU), String(pid)], { stdio: 'ignore' });
+  for (const tid of threadsOf(pid)) {
+    if (tid !== pid) spawnSync('taskset', ['-p', '-c', String(LOAD_CPU), String(tid)], { stdio: 'ignore' });
+  }
 }
 
 export function tasksetPrefix(cpu: number): string[] {
@@ -87,7 +105,7 @@ export async function startBaseline(): Promise<Server> {
     child.stdout!.on('data', () => { if (output.includes('listening')) { clearTimeout(timer); resolve(); } });
     void exited.then(() => { clearTimeout(timer); reject(new Error(`baseline exited:\n${output}`)); });
   });
-  pin(child.pid!, SERVER_CPU);
+  pinServer(child.pid!);
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
@@ -128,7 +146,7 @@ export async function startKeygate(mode: Mode, name: string, extraEnv: Record<st
   const child = await spawnKeygate(env);
   dropOutput(child);
   const pid = child.process.pid!;
-  pin(pid, SERVER_CPU);
+  pinServer(pid);
   const stop = async (): Promise<void> => { await child.kill('SIGTERM'); };
   stoppers.set(`keygate ${name} ${pid}`, stop);
   return { name, mode, url: child.url, pid, dataDir, env, child, stop };

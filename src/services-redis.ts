@@ -8,7 +8,7 @@
  */
 import type { Config } from './config.js';
 import type { Logger } from './obs/log.js';
-import { VerificationRecorder } from './analytics/recorder.js';
+import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { SessionStore } from './dashboard/sessions.js';
 import { RedisInvalidationBus, type Invalidation } from './cache/invalidation.js';
 import { createRedis, waitUntilReady, type RedisClient, type RedisSettings } from './redis/client.js';
@@ -74,7 +74,9 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     log,
     storage,
     limiter: new RedisRateLimiter({ client: limiterClient, keyPrefix: settings.keyPrefix, failMode: config.ratelimitFailMode, log }),
-    recorder: new VerificationRecorder(storage.verifications, log, { rollupRetentionMs: config.analyticsRetentionDays * 86_400_000 }),
+    recorder: new ThreadRecorder(storage.verifications, log, {
+      store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
+    }),
     sessions: new SessionStore(),
     cache,
     now: Date.now,

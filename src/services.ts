@@ -65,7 +65,7 @@ async function buildModeServices(config: Config, log: Logger): Promise<Services>
     storage,
     limiter: new MemoryRateLimiter(),
     recorder: new ThreadRecorder(storage.verifications, log, {
-      dataDir: config.dataDir, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
+      store: { kind: 'lmdb', dataDir: config.dataDir }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
     sessions: new SessionStore(),
     now: Date.now,

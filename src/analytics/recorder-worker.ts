@@ -1,20 +1,30 @@
 /**
- * Entry of the analytics writer thread (recorder-thread.ts): the embedded backend's verification
- * records and rollups are written here, on a thread of their own, not on the event loop that
- * answers verifyKey. It opens the same LMDB folder (lmdb shares one environment between the
- * threads of a process) and runs the ordinary VerificationRecorder over it, so batching, held
- * increments and pruning are exactly what they are inline.
+ * Entry of the analytics writer thread (recorder-thread.ts): verification records and rollups
+ * are written here, on a thread of their own, not on the event loop that answers verifyKey. It
+ * opens the store itself (embedded: the same LMDB folder, lmdb shares one environment between the
+ * threads of a process; distributed: a Redis connection of its own) and runs the ordinary
+ * VerificationRecorder over it, so batching, held increments and pruning are exactly what they
+ * are inline.
  *
  * Messages in: { records } batches in order, { flush, id }, { close, id }. Out: { written, count }
  * when a batch is stored, { done, id }, and { log } for what the recorder reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { createRedis, type RedisSettings } from '../redis/client.js';
 import { openLmdbStorage } from '../storage/lmdb/open.js';
 import type { VerificationRecord } from '../storage/records.js';
+import { storageKeys } from '../storage/redis/keys.js';
+import { RedisVerificationStore } from '../storage/redis/verifications.js';
+import type { VerificationStore } from '../storage/types.js';
 import { VerificationRecorder, type RecorderLog } from './recorder.js';
 
+/** Where the records go: what the thread opens (plain data: it crosses to the thread). */
+export type RecorderStoreSpec =
+  | { readonly kind: 'lmdb'; readonly dataDir: string }
+  | { readonly kind: 'redis'; readonly settings: RedisSettings };
+
 export interface RecorderWorkerData {
-  readonly dataDir: string;
+  readonly store: RecorderStoreSpec;
   readonly verificationsRetained: number;
   readonly rollupRetentionMs: number;
 }
@@ -36,10 +46,22 @@ const log: RecorderLog = {
   warn: (obj, msg) => post({ type: 'log', level: 'warn', obj, msg }),
 };
 
-const storage = openLmdbStorage(data.dataDir, { verificationsRetained: data.verificationsRetained });
+function openStore(spec: RecorderStoreSpec): { store: VerificationStore; close(): Promise<void> } {
+  if (spec.kind === 'lmdb') {
+    const storage = openLmdbStorage(spec.dataDir, { verificationsRetained: data.verificationsRetained });
+    return { store: storage.verifications, close: () => storage.close() };
+  }
+  // The same client settings as the server's own connections: while Redis is unreachable the
+  // appends fail and the recorder logs and drops those batches, as it does inline.
+  const client = createRedis(spec.settings, 'analytics', log);
+  const store = new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained);
+  return { store, close: async () => { client.disconnect(); } };
+}
+
+const storage = openStore(data.store);
 // Batches arrive already gathered by the main thread: this recorder's own timer only hands over
 // held increments and prunes, and its batch size never splits one.
-const recorder = new VerificationRecorder(storage.verifications, log, {
+const recorder = new VerificationRecorder(storage.store, log, {
   rollupRetentionMs: data.rollupRetentionMs, batchSize: Number.MAX_SAFE_INTEGER, maxPending: Number.MAX_SAFE_INTEGER,
 });
 

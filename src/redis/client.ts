@@ -6,7 +6,6 @@
  */
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ServiceUnavailableError } from '../errors/api-error.js';
-import type { Logger } from '../obs/log.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -46,7 +45,7 @@ const ERROR_LOG_INTERVAL_MS = 10_000;
  * A client for one purpose (`name` shows in CLIENT LIST): storage, limiter, pub/sub. Connection
  * errors go to `log` (throttled); commands fail on their own and become 503s where they are used.
  */
-export function createRedis(settings: RedisSettings, name: string, log?: Logger): RedisClient {
+export function createRedis(settings: RedisSettings, name: string, log?: { warn(obj: object, msg: string): void }): RedisClient {
   const client = makeClient(settings, name);
   let lastLoggedMs = 0;
   client.on('error', (err: unknown) => {

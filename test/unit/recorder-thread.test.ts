@@ -26,7 +26,7 @@ describe('ThreadRecorder (writer thread on a real LMDB folder)', () => {
     dir = mkdtempSync(join(tmpdir(), 'keygate-recorder-thread-'));
     storage = openLmdbStorage(dir);
     return new ThreadRecorder(storage.verifications, log, {
-      dataDir: dir, verificationsRetained: 1_000_000, rollupRetentionMs: 400 * 86_400_000, flushIntervalMs: 60_000, ...options,
+      store: { kind: 'lmdb', dataDir: dir }, verificationsRetained: 1_000_000, rollupRetentionMs: 400 * 86_400_000, flushIntervalMs: 60_000, ...options,
     });
   };
   afterEach(async () => {

@@ -155,7 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisRequireAof: requireAof === 'true',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    cacheTtlMs: int('CACHE_TTL_MS', 10_000, 100, 600_000),
+    cacheTtlMs: int('CACHE_TTL_MS', 60_000, 100, 600_000),
     hashWorkers: int('HASH_WORKERS', 1, 1, 64),
   };
   if (problems.length > 0) throw new ConfigError(problems);

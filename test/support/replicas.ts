@@ -20,7 +20,8 @@ export interface Replicas {
   stop(): Promise<void>;
 }
 
-export async function startReplicas(count: number, env: Record<string, string> = {}): Promise<Replicas> {
+/** `envOf(i)` adds settings of replica `i` alone (a different Redis user, say). */
+export async function startReplicas(count: number, env: Record<string, string> = {}, envOf: (i: number) => Record<string, string> = () => ({})): Promise<Replicas> {
   const rootKey = `replicas-root-${randomBytes(12).toString('hex')}`;
   const keyPrefix = `kg-test-${randomBytes(4).toString('hex')}:`;
   const dataDir = mkdtempSync(join(tmpdir(), 'keygate-replicas-'));
@@ -30,7 +31,7 @@ export async function startReplicas(count: number, env: Record<string, string> =
   };
   const processes: ChildKeygate[] = [];
   try {
-    for (let i = 0; i < count; i++) processes.push(await spawnKeygate(base));
+    for (let i = 0; i < count; i++) processes.push(await spawnKeygate({ ...base, ...envOf(i) }));
   } catch (err) {
     await Promise.all(processes.map((p) => p.kill()));
     throw err;

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
       docsUrl: 'http://docs.example.com', logLevel: 'debug', bodyLimitBytes: 2048, verificationsRetained: 5000,
-      redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 10_000, hashWorkers: 1, shutdownGraceMs: 10_000,
+      redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 60_000, hashWorkers: 1, shutdownGraceMs: 10_000,
       analyticsRetentionDays: 30, analyticsMaxResultRows: 10_000, analyticsMaxRowsRead: 10_000_000, analyticsQueryTimeoutMs: 10_000,
       logFormat: 'pretty', metrics: false, redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false,
     });

@@ -4,7 +4,10 @@
  * read would otherwise be a Redis round trip. Entries, negative ones included, live at most
  * `ttlMs` (a safety net); any change is evicted here at once and on every other replica through
  * the invalidation bus. While the bus is not live the cache is bypassed, so a replica that cannot
- * hear about changes never answers from memory.
+ * hear about changes never answers from memory. A change whose message could not be published
+ * (the connection dropped between the write and the PUBLISH, say) is published again every
+ * RETRY_MS until it goes out or `ttlMs` has passed, after which no replica can still hold what it
+ * changed: without that, the other replicas would answer from memory for up to `ttlMs`.
  */
 import type { Invalidation, InvalidationListener } from '../../cache/invalidation.js';
 import { Lru } from '../../cache/lru.js';
@@ -21,12 +24,19 @@ export interface RecordCacheOptions {
   readonly ttlMs: number;
 }
 
+/** How often unpublished invalidations are tried again. */
+const RETRY_MS = 200;
+
 export class RecordCache implements InvalidationListener {
   private readonly areas = new Map<string, Lru<unknown>>();
   /** Bumped by every eviction: a read that started before it must not store what it loaded. */
   private generation = 0;
   hits = 0;
   misses = 0;
+  /** Invalidations not yet published, oldest first, with when the change was made. */
+  private unpublished: { readonly message: Invalidation; readonly changedAtMs: number }[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retrying = false;
 
   constructor(private readonly bus: CacheBus, private readonly options: RecordCacheOptions, private readonly log: Logger) {
     bus.listen(this);
@@ -54,13 +64,46 @@ export class RecordCache implements InvalidationListener {
     return value;
   }
 
-  /** After a change: evict here now, then on every replica. A failed publish leaves the TTL. */
+  /** After a change: evict here now, then on every replica; a failed publish is retried. */
   async changed(area: string, key?: string): Promise<void> {
     this.evict(area, key);
+    const message: Invalidation = key === undefined ? { area } : { area, key };
     try {
-      await this.bus.publish(key === undefined ? { area } : { area, key });
+      await this.bus.publish(message);
     } catch (err) {
-      this.log.warn({ err, area }, 'cache invalidation could not be published; other replicas rely on the cache TTL');
+      this.log.warn({ err, area }, 'cache invalidation could not be published: retrying until it is (other replicas may answer from their cache until then)');
+      this.unpublished.push({ message, changedAtMs: Date.now() });
+      this.retryTimer ??= setInterval(() => void this.retry(), RETRY_MS).unref();
+    }
+  }
+
+  /** Invalidations still waiting to be published (tests, the bench). */
+  get pendingInvalidations(): number {
+    return this.unpublished.length;
+  }
+
+  private async retry(): Promise<void> {
+    if (this.retrying) return;
+    this.retrying = true;
+    try {
+      // Past the TTL every replica's entry has expired by itself: nothing left to tell.
+      const expired = Date.now() - this.options.ttlMs;
+      this.unpublished = this.unpublished.filter((u) => u.changedAtMs > expired);
+      let published = 0;
+      while (this.unpublished.length > 0) {
+        await this.bus.publish(this.unpublished[0]!.message);
+        this.unpublished.shift();
+        published++;
+      }
+      if (published > 0) this.log.info({ published }, 'cache invalidations published after a retry');
+    } catch {
+      // Still failing: the next tick tries again.
+    } finally {
+      this.retrying = false;
+      if (this.unpublished.length === 0 && this.retryTimer) {
+        clearInterval(this.retryTimer);
+        this.retryTimer = undefined;
+      }
     }
   }
 

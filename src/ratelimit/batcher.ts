@@ -99,7 +99,7 @@ const isNoScript = (error: unknown): boolean => error instanceof Error && error.
  * same node list (master and replicas), which is exactly what ioredis requires of a pipeline (after
  * a MOVED it may know only the master of one slot while it lists the replicas of another).
  */
-function nodeOf(client: RedisClient, slot: number): string {
+export function nodeOf(client: RedisClient, slot: number): string {
   if (!(client instanceof Cluster)) return 'standalone';
   return client.slots[slot]?.join(';') ?? `unmapped:${slot}`;
 }

@@ -3,6 +3,12 @@
  * for every check that is not denied locally, time comes from Redis TIME, and one script call per
  * slot per event-loop turn evaluates all queued groups of that slot (lua/ratelimit-check.lua).
  *
+ * Batches grow with load: while MAX_FLUSHES_PER_NODE batches are on their way to a node, checks
+ * for that node wait and go together once one comes back (the rest go at once). Unloaded, nothing
+ * waits; under load a batch holds what arrived during one round trip instead of one turn's worth,
+ * so script calls per check fall as the rate rises (a turn held ~5 verifications at 2.7k/s).
+ * Checks naming a key that waits wait too, so one key's checks keep their order.
+ *
  * Atomicity: a group whose checks share one owner (one slot) is all or nothing inside one script.
  * A group spanning owners runs one part per slot; if any part is denied, the committed parts are
  * refunded (lua/ratelimit-refund.lua). Until the refund lands, other requests may see the extra
@@ -13,7 +19,7 @@ import { ServiceUnavailableError } from '../errors/api-error.js';
 import type { Logger } from '../obs/log.js';
 import { isUnavailable, type RedisClient } from '../redis/client.js';
 import { LuaScript } from '../redis/scripts.js';
-import { chunkParts, planRounds, sendScripts, TurnQueue, type Part, type Round } from './batcher.js';
+import { chunkParts, nodeOf, planRounds, sendScripts, TurnQueue, type Part, type Round } from './batcher.js';
 import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
 import { DenyCache } from './redis-deny-cache.js';
 import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mode.js';
@@ -59,6 +65,12 @@ interface Pending {
 
 type Outcome = { readonly ok: true; readonly group: DecodedGroup } | { readonly ok: false; readonly error: unknown };
 
+/**
+ * Batches in flight to one node before further checks for it wait. Two, not one: a batch is
+ * gathered while the previous one is in Redis, so the connection never idles between them.
+ */
+const MAX_FLUSHES_PER_NODE = 2;
+
 export class RedisRateLimiter implements RateLimiter {
   readonly stats: RedisLimiterStats = { scriptsSent: 0, groupsEvaluated: 0, localDenials: 0, refundsSent: 0, unavailable: 0 };
   private readonly client: RedisClient;
@@ -66,8 +78,12 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly isCluster: boolean;
   private readonly cache: DenyCache;
   private readonly warning: ThrottledWarning;
-  private readonly queue = new TurnQueue<Pending>((items) => this.track(this.flush(items)));
+  private readonly queue = new TurnQueue<Pending>((items) => this.dispatch(items));
   private readonly inFlight = new Set<Promise<void>>();
+  /** Checks waiting for a node with MAX_FLUSHES_PER_NODE batches in flight, in arrival order. */
+  private waiting: Pending[] = [];
+  /** Batches in flight per node (batcher.ts nodeOf). */
+  private readonly flushesPerNode = new Map<string, number>();
   /** Server time minus local time, from the last reply (see localNow). */
   private offsetMs = 0;
   private closed = false;
@@ -93,10 +109,56 @@ export class RedisRateLimiter implements RateLimiter {
     })));
   }
 
-  /** Waits for calls already sent; the client belongs to the caller and stays open. */
+  /** Waits for calls already sent and checks still waiting; the client belongs to the caller and stays open. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.inFlight]);
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private nodesOf(pending: Pending): string[] {
+    return pending.keyed.map((k) => nodeOf(this.client, k.slot));
+  }
+
+  /**
+   * Sends what may go now, one batch per node, so a node that does not answer holds up only its
+   * own checks; keeps the checks for busy nodes (and those naming a key already kept) waiting.
+   * Groups spanning nodes go in a batch of their own, with the later groups that touch their
+   * slots: planRounds must order those (a spanning group may be refunded).
+   */
+  private dispatch(items: Pending[]): void {
+    const all = this.waiting.length > 0 ? [...this.waiting, ...items] : items;
+    this.waiting = [];
+    const byNode = new Map<string, Pending[]>();
+    const spanning: Pending[] = [];
+    const spanningSlots = new Set<number>();
+    const keptKeys = new Set<string>();
+    for (const pending of all) {
+      const nodes = new Set(this.nodesOf(pending));
+      const busy = [...nodes].some((node) => (this.flushesPerNode.get(node) ?? 0) >= MAX_FLUSHES_PER_NODE);
+      if (busy || pending.keyed.some((k) => keptKeys.has(k.key))) {
+        this.waiting.push(pending);
+        for (const k of pending.keyed) keptKeys.add(k.key);
+      } else if (nodes.size > 1 || pending.keyed.some((k) => spanningSlots.has(k.slot))) {
+        spanning.push(pending);
+        for (const k of pending.keyed) spanningSlots.add(k.slot);
+      } else {
+        const node = nodes.values().next().value!;
+        const list = byNode.get(node);
+        if (list) list.push(pending); else byNode.set(node, [pending]);
+      }
+    }
+    for (const [node, list] of byNode) this.track(this.flushCounted(list, [node]));
+    if (spanning.length > 0) this.track(this.flushCounted(spanning, [...new Set(spanning.flatMap((p) => this.nodesOf(p)))]));
+  }
+
+  private async flushCounted(items: Pending[], nodes: readonly string[]): Promise<void> {
+    for (const node of nodes) this.flushesPerNode.set(node, (this.flushesPerNode.get(node) ?? 0) + 1);
+    try {
+      await this.flush(items);
+    } finally {
+      for (const node of nodes) this.flushesPerNode.set(node, this.flushesPerNode.get(node)! - 1);
+      if (this.waiting.length > 0) this.dispatch([]);
+    }
   }
 
   /**

@@ -115,6 +115,30 @@ describe('RedisRateLimiter batching (dedicated redis-server)', () => {
       await limiter.close();
     }
   });
+
+  it('checks arriving one per turn while batches are in flight wait and go together, in arrival order', async () => {
+    const limiter = limiterAt();
+    try {
+      await limiter.limit([{ checks: [{ counter: 'warm', owner: 'u', limit: 1, durationMs: 60_000, cost: 0 }] }]);
+      const before = limiter.stats.scriptsSent;
+      // Redis holds scripts for 100 ms (a slow or busy Redis): the first batches stay in flight
+      // while a check arrives every event-loop turn. Without waiting for them, each turn was a call.
+      await client.call('CLIENT', 'PAUSE', '100', 'WRITE');
+      const answers: Promise<boolean>[] = [];
+      for (let i = 0; i < 200; i++) {
+        answers.push(limiter.limit([{ checks: [{ counter: 'one', owner: 'u', limit: 150, durationMs: 60_000, cost: 1 }] }]).then(([g]) => g!.passed));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const passed = await Promise.all(answers);
+      // Exactly the first 150 to arrive pass: waiting never reorders one counter's checks.
+      expect(passed).toEqual(Array.from({ length: 200 }, (_, i) => i < 150));
+      // Two batches in flight, the rest waited for one of them and went together (a check
+      // arriving right as one came back may make one more).
+      expect(limiter.stats.scriptsSent - before).toBeLessThanOrEqual(4);
+    } finally {
+      await limiter.close();
+    }
+  });
 });
 
 describe('RedisRateLimiter accuracy on the Cluster', () => {

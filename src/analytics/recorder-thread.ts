@@ -17,7 +17,7 @@ import type { Logger } from '../obs/log.js';
 import type { VerificationRecord } from '../storage/records.js';
 import type { VerificationStore } from '../storage/types.js';
 import { workerEntry } from '../workers/entry.js';
-import { VerificationRecorder, type Recorder } from './recorder.js';
+import { VerificationRecorder, type Recorder, type RecorderStats } from './recorder.js';
 import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
 
 export interface ThreadRecorderOptions extends RecorderWorkerData {
@@ -40,6 +40,9 @@ export class ThreadRecorder implements Recorder {
   private inline: VerificationRecorder | null = null;
   private closed = false;
   dropped = 0;
+  /** The thread's own counts, as of its last acknowledgement. */
+  private threadWritten = 0;
+  private threadFailed = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: Logger, private readonly options: ThreadRecorderOptions) {
     this.batchSize = options.batchSize ?? 2_000;
@@ -86,6 +89,17 @@ export class ThreadRecorder implements Recorder {
     if (dropped > 0) this.log.warn({ dropped }, 'verification records were dropped while the store fell behind');
   }
 
+  stats(): RecorderStats {
+    const inline = this.inline?.stats();
+    return {
+      written: this.threadWritten + (inline?.written ?? 0),
+      failed: this.threadFailed + (inline?.failed ?? 0),
+      dropped: this.dropped + (inline?.dropped ?? 0),
+      pending: this.buffer.length + this.unacknowledged + (inline?.pending ?? 0),
+      onThread: this.inline === null,
+    };
+  }
+
   private post(): void {
     if (this.buffer.length === 0 || this.inline) return;
     const records = this.buffer;
@@ -103,7 +117,11 @@ export class ThreadRecorder implements Recorder {
   }
 
   private received(message: FromWorker): void {
-    if (message.type === 'written') this.unacknowledged -= message.count;
+    if (message.type === 'written') {
+      this.unacknowledged -= message.count;
+      this.threadWritten = message.written;
+      this.threadFailed = message.failed;
+    }
     else if (message.type === 'done') this.settle(message.id);
     else this.log[message.level](message.obj, message.msg);
   }

@@ -34,7 +34,8 @@ export type ToWorker =
   | { readonly type: 'flush' | 'close'; readonly id: number };
 
 export type FromWorker =
-  | { readonly type: 'written'; readonly count: number }
+  /** A batch was stored (or refused: `failed` counts those, since start). */
+  | { readonly type: 'written'; readonly count: number; readonly written: number; readonly failed: number }
   | { readonly type: 'done'; readonly id: number }
   | { readonly type: 'log'; readonly level: 'error' | 'warn'; readonly obj: object; readonly msg: string };
 
@@ -71,7 +72,7 @@ port.on('message', (message: ToWorker) => {
       for (const r of message.records) recorder.record(r);
       const count = message.records.length;
       // Chained by the recorder, so batches are stored (and acknowledged) in order.
-      void recorder.writeBuffered().then(() => post({ type: 'written', count }));
+      void recorder.writeBuffered().then(() => post({ type: 'written', count, written: recorder.written, failed: recorder.failed }));
       return;
     }
     case 'flush':

@@ -28,6 +28,20 @@ export interface RecorderLog {
   warn(obj: object, msg: string): void;
 }
 
+/** Counters since start, for GET /metrics. */
+export interface RecorderStats {
+  /** Records stored. */
+  readonly written: number;
+  /** Records the store refused (logged): Redis unreachable, say. */
+  readonly failed: number;
+  /** Records not taken because the store fell behind, or lost with a failed writer thread. */
+  readonly dropped: number;
+  /** Recorded and not yet stored. */
+  readonly pending: number;
+  /** Whether a writer thread does the writing (false: on the event loop). */
+  readonly onThread: boolean;
+}
+
 /** What verifyKey records into and shutdown drains: this class, or the thread that runs it (recorder-thread.ts). */
 export interface Recorder {
   record(record: VerificationRecord): void;
@@ -36,6 +50,7 @@ export interface Recorder {
   close(): Promise<void>;
   /** Records dropped because the store fell behind (since start). */
   readonly dropped: number;
+  stats(): RecorderStats;
 }
 
 export interface RecorderOptions {
@@ -71,6 +86,10 @@ export class VerificationRecorder implements Recorder {
   private lastCoarseMs: number;
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
+  written = 0;
+  failed = 0;
+  /** Records handed to the store and not yet answered. */
+  private storing = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: RecorderLog, options: RecorderOptions = {}) {
     this.batchSize = options.batchSize ?? 2_000;
@@ -124,10 +143,20 @@ export class VerificationRecorder implements Recorder {
     }
     if (batch.length === 0 && increments.length === 0) return this.writing;
     // Writes are chained so batches reach the store in order.
-    this.writing = this.writing.then(() => this.store.append(batch, increments)).catch((err: unknown) => {
+    this.storing += batch.length;
+    this.writing = this.writing.then(() => this.store.append(batch, increments)).then(() => {
+      this.written += batch.length;
+    }, (err: unknown) => {
+      this.failed += batch.length;
       this.log.error({ err, records: batch.length }, 'verification records could not be stored and were dropped');
+    }).finally(() => {
+      this.storing -= batch.length;
     });
     return this.writing;
+  }
+
+  stats(): RecorderStats {
+    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: this.buffer.length + this.storing, onThread: false };
   }
 
   private hold(delta: RollupDelta): void {

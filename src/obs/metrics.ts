@@ -7,6 +7,7 @@
  * them when /metrics is scraped, through "pulled" metrics (pulled() below). prom-client also
  * supplies the process and event-loop-lag metrics (collectDefaultMetrics).
  */
+import type { RecorderStats } from '../analytics/recorder.js';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 /** Upper bounds (seconds) of the latency buckets: sub-millisecond detail, where keygate lives. */
@@ -72,6 +73,7 @@ export class Metrics {
   private readonly caches = new Map<string, () => CacheCounters>();
   private readonly redisCommands = new Map<string, LatencyStats>();
   private readonly redisErrors = new Map<string, number>();
+  private recorderStats: (() => RecorderStats) | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'keygate_', eventLoopMonitoringPrecision: 10 });
@@ -91,6 +93,23 @@ export class Metrics {
       [...this.redisCommands].flatMap(([command, s]) => histogramSamples('keygate_redis_command_duration_seconds', { command }, s)));
     this.pulled('keygate_redis_command_errors_total', 'Redis commands that failed or timed out, by command.', 'counter', () =>
       [...this.redisErrors].map(([command, n]) => ({ labels: { command }, value: n })));
+    this.pulled('keygate_verification_records_total', 'Verification records (analytics) by what became of them: written, failed (the store refused them), dropped (the store fell behind).', 'counter', () => {
+      const r = this.recorderStats?.();
+      return r ? (['written', 'failed', 'dropped'] as const).map((result) => ({ labels: { result }, value: r[result] })) : [];
+    });
+    this.pulled('keygate_verification_records_pending', 'Verification records recorded and not yet written.', 'gauge', () => {
+      const r = this.recorderStats?.();
+      return r ? [{ labels: {}, value: r.pending }] : [];
+    });
+    this.pulled('keygate_analytics_writer_thread', '1 while verification records are written by the writer thread; 0 once it failed and they are written on the event loop.', 'gauge', () => {
+      const r = this.recorderStats?.();
+      return r ? [{ labels: {}, value: r.onThread ? 1 : 0 }] : [];
+    });
+  }
+
+  /** Registers the verification recorder, whose counters are read at each scrape. */
+  recorder(read: () => RecorderStats): void {
+    this.recorderStats = read;
   }
 
   /** The stats object a route keeps for itself (made at start-up, bumped per request). */
@@ -126,7 +145,7 @@ export class Metrics {
     return this.registry.contentType;
   }
 
-  private pulled(name: string, help: string, type: 'counter' | 'histogram', read: () => Sample[]): void {
+  private pulled(name: string, help: string, type: 'counter' | 'gauge' | 'histogram', read: () => Sample[]): void {
     this.registry.registerMetric({
       name, help, type, aggregator: 'sum',
       get: async () => ({ name, help, type, aggregator: 'sum', values: read() }),

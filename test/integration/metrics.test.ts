@@ -72,6 +72,15 @@ describe('GET /metrics', () => {
 
     // The process and event-loop metrics come along.
     expect(after.some((f) => f.name === 'keygate_nodejs_eventloop_lag_seconds')).toBe(true);
+
+    // Analytics: the 5 verifications of the found key are recorded (unknown keys and refused
+    // requests are not), written by the writer thread once flushed, none pending or lost.
+    await h.keygate.services.recorder.flush();
+    const flushed = await scrape(h);
+    const records = (result: string): number => value(flushed, 'keygate_verification_records_total', { result }) - value(before, 'keygate_verification_records_total', { result });
+    expect([records('written'), records('failed'), records('dropped')]).toEqual([5, 0, 0]);
+    expect(value(flushed, 'keygate_verification_records_pending', {})).toBe(0);
+    expect(value(flushed, 'keygate_analytics_writer_thread', {})).toBe(1);
   });
 
   it('answers 405 to other methods and counts its own scrapes', async () => {
@@ -129,6 +138,11 @@ describe('GET /metrics in the distributed mode', () => {
       expect(value(after, 'keygate_cache_hits_total', { cache: 'records' })).toBeGreaterThan(0);
       expect(value(after, 'keygate_cache_misses_total', { cache: 'records' })).toBeGreaterThan(0);
       expect(value(after, 'keygate_ratelimit_decisions_total', { outcome: 'passed' })).toBe(5);
+      // The writer thread's own Redis connection stores the verification records.
+      await h.keygate.services.recorder.flush();
+      const flushed = await scrape(h);
+      expect(value(flushed, 'keygate_verification_records_total', { result: 'written' })).toBe(5);
+      expect(value(flushed, 'keygate_verification_records_total', { result: 'failed' })).toBe(0);
     } finally {
       await h.stop();
     }

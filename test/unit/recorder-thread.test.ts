@@ -48,6 +48,7 @@ describe('ThreadRecorder (writer thread on a real LMDB folder)', () => {
         ['key_0', 100, 100, 200], ['key_1', 100, 100, 200], ['key_2', 100, 100, 200],
       ]);
     }
+    expect(recorder.stats()).toEqual({ written: 300, failed: 0, dropped: 0, pending: 0, onThread: true });
     await recorder.close();
   });
 
@@ -77,7 +78,9 @@ describe('ThreadRecorder (writer thread on a real LMDB folder)', () => {
     await (recorder as unknown as { worker: Worker }).worker.terminate();
     await expect.poll(() => logged, { timeout: 5_000 }).toContain('the analytics writer thread stopped');
     for (let i = 1; i < 5; i++) recorder.record(record(i));
+    expect(recorder.stats()).toMatchObject({ written: 1, pending: 4, onThread: false });
     await recorder.flush();
+    expect(recorder.stats()).toMatchObject({ written: 5, pending: 0, dropped: 0, onThread: false });
     expect((await storage.verifications.range({ limit: 10 })).map((r) => r.requestId)).toEqual(['req_0', 'req_1', 'req_2', 'req_3', 'req_4']);
     await recorder.close();
   });

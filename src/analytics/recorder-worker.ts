@@ -10,7 +10,7 @@
  * when a batch is stored, { done, id }, and { log } for what the recorder reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createRedis, type RedisSettings } from '../redis/client.js';
+import { createRedis, waitUntilReady, type RedisSettings } from '../redis/client.js';
 import { openLmdbStorage } from '../storage/lmdb/open.js';
 import type { VerificationRecord } from '../storage/records.js';
 import { storageKeys } from '../storage/redis/keys.js';
@@ -47,39 +47,50 @@ const log: RecorderLog = {
   warn: (obj, msg) => post({ type: 'log', level: 'warn', obj, msg }),
 };
 
-function openStore(spec: RecorderStoreSpec): { store: VerificationStore; close(): Promise<void> } {
+/** How long writes wait for the thread's first Redis connection before they are tried anyway. */
+const FIRST_CONNECT_WAIT_MS = 10_000;
+
+function openStore(spec: RecorderStoreSpec): { store: VerificationStore; ready: Promise<void>; close(): Promise<void> } {
   if (spec.kind === 'lmdb') {
     const storage = openLmdbStorage(spec.dataDir, { verificationsRetained: data.verificationsRetained });
-    return { store: storage.verifications, close: () => storage.close() };
+    return { store: storage.verifications, ready: Promise.resolve(), close: () => storage.close() };
   }
-  // The same client settings as the server's own connections: while Redis is unreachable the
-  // appends fail and the recorder logs and drops those batches, as it does inline.
+  // The same client settings as the server's own connections, so no offline queue: without
+  // waiting for the first connection, the first batches (a server verifying keys within a
+  // second of starting) failed with "Stream isn't writeable" and were dropped. Later, while Redis
+  // is unreachable, appends fail and the recorder logs and drops those batches, as inline.
   const client = createRedis(spec.settings, 'analytics', log);
   const store = new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained);
-  return { store, close: async () => { client.disconnect(); } };
+  const ready = waitUntilReady(client, 'Redis', FIRST_CONNECT_WAIT_MS).catch(() => {});
+  return { store, ready, close: async () => { client.disconnect(); } };
 }
 
 const storage = openStore(data.store);
-// Batches arrive already gathered by the main thread: this recorder's own timer only hands over
-// held increments and prunes, and its batch size never splits one.
-const recorder = new VerificationRecorder(storage.store, log, {
+// Made once the store is ready (its timer writes too). Batches arrive already gathered by the
+// main thread: this recorder's own timer only hands over held increments and prunes, and its
+// batch size never splits one.
+const ready = storage.ready.then(() => new VerificationRecorder(storage.store, log, {
   rollupRetentionMs: data.rollupRetentionMs, batchSize: Number.MAX_SAFE_INTEGER, maxPending: Number.MAX_SAFE_INTEGER,
-});
+}));
 
-port.on('message', (message: ToWorker) => {
+// Every message waits on the same promise, so they are handled in the order they came.
+port.on('message', (message: ToWorker) => void ready.then(async (recorder) => {
   switch (message.type) {
     case 'records': {
       for (const r of message.records) recorder.record(r);
-      const count = message.records.length;
-      // Chained by the recorder, so batches are stored (and acknowledged) in order.
-      void recorder.writeBuffered().then(() => post({ type: 'written', count, written: recorder.written, failed: recorder.failed }));
+      // Chained by the recorder: batches are stored, and acknowledged, in order.
+      await recorder.writeBuffered();
+      post({ type: 'written', count: message.records.length, written: recorder.written, failed: recorder.failed });
       return;
     }
     case 'flush':
-      void recorder.flush().then(() => post({ type: 'done', id: message.id }));
+      await recorder.flush();
+      post({ type: 'done', id: message.id });
       return;
     case 'close':
-      void recorder.close().then(() => storage.close()).then(() => post({ type: 'done', id: message.id }));
+      await recorder.close();
+      await storage.close();
+      post({ type: 'done', id: message.id });
       return;
   }
-});
+}));

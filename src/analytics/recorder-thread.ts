@@ -80,10 +80,10 @@ export class ThreadRecorder implements Recorder {
     if (!this.inline) {
       this.post();
       await this.request('close');
-      this.closed = true;
-      await this.worker.terminate();
     }
+    // Closed first, so that the thread's exit is not taken for a failure.
     this.closed = true;
+    await this.worker.terminate();
     await this.inline?.close();
     const dropped = this.dropped + (this.inline?.dropped ?? 0);
     if (dropped > 0) this.log.warn({ dropped }, 'verification records were dropped while the store fell behind');

@@ -133,16 +133,16 @@ export class RedisRateLimiter implements RateLimiter {
     const spanningSlots = new Set<number>();
     const keptKeys = new Set<string>();
     for (const pending of all) {
-      const nodes = new Set(this.nodesOf(pending));
-      const busy = [...nodes].some((node) => (this.flushesPerNode.get(node) ?? 0) >= MAX_FLUSHES_PER_NODE);
+      const nodes = this.nodesOf(pending);
+      const busy = nodes.some((node) => (this.flushesPerNode.get(node) ?? 0) >= MAX_FLUSHES_PER_NODE);
+      const node = nodes[0]!;
       if (busy || pending.keyed.some((k) => keptKeys.has(k.key))) {
         this.waiting.push(pending);
         for (const k of pending.keyed) keptKeys.add(k.key);
-      } else if (nodes.size > 1 || pending.keyed.some((k) => spanningSlots.has(k.slot))) {
+      } else if (nodes.some((n) => n !== node) || pending.keyed.some((k) => spanningSlots.has(k.slot))) {
         spanning.push(pending);
         for (const k of pending.keyed) spanningSlots.add(k.slot);
       } else {
-        const node = nodes.values().next().value!;
         const list = byNode.get(node);
         if (list) list.push(pending); else byNode.set(node, [pending]);
       }

@@ -144,14 +144,8 @@ export interface RatelimitOverrideRecord {
   readonly deletedAt?: number;
 }
 
-/**
- * One verification that reached the verification stage (the key was found and the root key may
- * verify it), for usage analytics. Written in batches off the request path.
- */
-export interface VerificationRecord {
-  /** Unix ms. */
-  readonly time: number;
-  readonly requestId: string;
+/** What a verification is about: the columns verification records and their rollups share. */
+export interface VerificationDimensions {
   readonly apiId: string;
   readonly keyId: string;
   readonly identityId?: string;
@@ -159,6 +153,16 @@ export interface VerificationRecord {
   /** The verifyKey `code`: VALID, RATE_LIMITED, USAGE_EXCEEDED, … */
   readonly outcome: string;
   readonly tags?: readonly string[];
+}
+
+/**
+ * One verification that reached the verification stage (the key was found and the root key may
+ * verify it), for usage analytics. Written in batches off the request path.
+ */
+export interface VerificationRecord extends VerificationDimensions {
+  /** Unix ms. */
+  readonly time: number;
+  readonly requestId: string;
   /** Credits taken by this verification (0 when none were). */
   readonly spentCredits: number;
   /** How long the verification took, in milliseconds (fractional); absent on older records. */
@@ -188,15 +192,9 @@ export type RollupGranularity = 'minute' | 'hour' | 'day' | 'month';
  * One row of a rollup: the verifications of one bucket that share every dimension (API, key,
  * identity, outcome, tags; the columns of Unkey's key_verifications_per_*_v1 tables), summed.
  */
-export interface VerificationRollup {
+export interface VerificationRollup extends VerificationDimensions {
   /** Start of the bucket, unix ms (UTC). */
   readonly time: number;
-  readonly apiId: string;
-  readonly keyId: string;
-  readonly identityId?: string;
-  readonly externalId?: string;
-  readonly outcome: string;
-  readonly tags?: readonly string[];
   readonly count: number;
   readonly spentCredits: number;
   /** Sum of the latencies of the records that carried one, and how many did. */

@@ -12,8 +12,9 @@ import { migratedStart, pendingLookupHash, slowHashedSecret } from './migration.
 import { isSlowAlgorithm } from './migration-slow.js';
 
 /**
- * The key imported under `migrationId` that `plaintext` belongs to and that was not rehashed yet,
- * or null. Throws 400 when the plaintext cannot be a key of that migration's format.
+ * The key imported under `migrationId` that `plaintext` belongs to (still waiting for its
+ * rehash, or rehashed a moment ago by a concurrent verification), or null. Throws 400 when the
+ * plaintext cannot be a key of that migration's format.
  */
 export async function findPendingMigrated(services: Services, principal: Principal, plaintext: string, migrationId: string): Promise<KeyRecord | null> {
   const { storage } = services;
@@ -22,7 +23,10 @@ export async function findPendingMigrated(services: Services, principal: Princip
   const lookup = pendingLookupHash(migration, plaintext);
   if (lookup === null) return null;
   const key = await storage.keys.findByHash(lookup);
-  return key && key.pendingMigrationId === migrationId ? key : null;
+  if (key && key.pendingMigrationId === migrationId) return key;
+  // A concurrent first verification may have rehashed the key between the caller's lookup by
+  // keygate's hash and this one: the key is then found under keygate's hash.
+  return storage.keys.findByHash(hashKey(plaintext));
 }
 
 /**

@@ -54,10 +54,14 @@ describe('keys.verifyKey → migrated keys (migrationId)', () => {
   });
 
   test('concurrent first verifications all succeed and rehash once', async () => {
-    const k = await imported();
-    const results = await Promise.all(Array.from({ length: 10 }, () => h.verify(k.plaintext, { migrationId: k.migrationId })));
-    for (const r of results) expect(r.body.data).toMatchObject({ valid: true, keyId: k.keyId });
-    expect((await h.verify(k.plaintext)).body.data.valid).toBe(true);
+    // Several keys: a verification that looks the key up just as another one rehashes it must
+    // still find it, and that window is narrow.
+    for (let round = 0; round < 8; round++) {
+      const k = await imported();
+      const results = await Promise.all(Array.from({ length: 25 }, () => h.verify(k.plaintext, { migrationId: k.migrationId })));
+      for (const r of results) expect(r.body.data).toMatchObject({ valid: true, keyId: k.keyId });
+      expect((await h.verify(k.plaintext)).body.data.valid).toBe(true);
+    }
   });
 
   test('a key that cannot be of the migration\'s format is a 400', async () => {

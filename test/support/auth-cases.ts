@@ -2,8 +2,8 @@
  * The 401 and 403 cases every protected procedure must pass, generated from one description.
  */
 import { expect, test } from 'vitest';
-import { hashKey } from '../../src/keys/format.js';
 import type { Harness } from './harness.js';
+import { recordSecret } from './run-logs.js';
 
 export function expectError(res: { status: number; body: any }, status: number, typeSuffix: string): void {
   expect(res.status).toBe(status);
@@ -31,9 +31,12 @@ export function describeUnauthorizedCases(h: Harness, procedure: string, body: (
     });
   }
   test(`${procedure}: a revoked root key → 401`, async () => {
-    const key = await h.rootKey(['api.*.read_api']);
-    const record = (await h.keygate.services.storage.rootKeys.findByHash(hashKey(key)))!;
-    await h.keygate.services.storage.rootKeys.revoke(record.id, Date.now());
+    // Made and revoked through the API, and used in between, so every cache of the server held it.
+    const made = await h.call('rootKeys.createRootKey', { name: 'to-revoke', permissions: ['api.*.read_api'] });
+    const { rootKeyId, key } = made.body.data;
+    recordSecret(key);
+    expect((await h.call(procedure, await body(), { rootKey: key })).status).not.toBe(401);
+    expect((await h.call('rootKeys.revokeRootKey', { rootKeyId })).status).toBe(200);
     expect((await h.call(procedure, await body(), { rootKey: h.adminKey })).status).not.toBe(401);
     const res = await h.call(procedure, await body(), { rootKey: key });
     expectError(res, 401, 'unauthorized');

@@ -69,10 +69,14 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
   //
   // The object cache hands out the same decoded record while it is unchanged; `validated` checks
   // that against the stored bytes on every read, so writes by another process (the CLI revoking a
-  // root key) are seen at once.
-  const db = (name: string): Database => root.openDB({
-    name, encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures'), cache: { validated: true },
-  });
+  // root key) are seen at once. lmdb caches this process's own writes without the transaction id
+  // that check needs, and would hand them out unchecked forever: `cachePuts = false` leaves a
+  // written record out of the cache, and its next read caches it with its transaction id.
+  const db = (name: string): Database => {
+    const store = root.openDB({ name, encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures'), cache: { validated: true } });
+    (store as Database & { cachePuts: boolean }).cachePuts = false;
+    return store;
+  };
   const index = (name: string): Database<string, string> => root.openDB<string, string>({ name, encoding: 'string' });
   const t: LmdbTables = {
     root,

@@ -1,6 +1,6 @@
 /**
  * Schema fragments shared by several procedures, with the constraints of Unkey's OpenAPI
- * document (shared/spec/unkey-v2-api.md §5).
+ * document (lengths, patterns, ranges).
  */
 
 export const EXTERNAL_ID = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9_.-]+$' } as const;
@@ -13,15 +13,19 @@ export const META = { type: 'object', maxProperties: 100 } as const;
 /** Largest integer that survives a JSON round trip exactly. */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** A named limit on a key or identity (Unkey's RatelimitRequest: extra properties tolerated). */
+/**
+ * A named limit on a key or identity (Unkey's RatelimitRequest: extra properties tolerated).
+ * `autoApply` may be left out and means `false`: Unkey documents that default but its schema
+ * demands the field; raw HTTP clients send definitions without it.
+ */
 export const RATELIMIT_REQUEST = {
   type: 'object',
-  required: ['name', 'limit', 'duration', 'autoApply'],
+  required: ['name', 'limit', 'duration'],
   properties: {
     name: { type: 'string', minLength: 3, maxLength: 128 },
     limit: { type: 'integer', minimum: 1, maximum: MAX_SAFE },
     duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
-    autoApply: { type: 'boolean' },
+    autoApply: { type: 'boolean', default: false },
   },
 } as const;
 

@@ -2,6 +2,7 @@ import { API_NOT_FOUND_DETAIL, findLiveApi } from '../live-api.js';
 import { hasAny, requireAny, type Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
+import { notRecoverable } from '../../../keys/recoverable.js';
 import type { IdentityRecord } from '../../../storage/records.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
@@ -61,6 +62,7 @@ export const apisListKeys = defineListRoute<Input, KeyResponse>({
     // Over-long ids cannot exist; they are answered without a storage lookup.
     if (apiId.length > MAX_NAME) throw new ApiError('err:unkey:data:api_not_found', API_NOT_FOUND_DETAIL);
     const api = await findLiveApi(services, principal, apiId);
+    if (input.decrypt) throw notRecoverable();
 
     let identityId: string | undefined;
     if (input.externalId !== undefined) {
@@ -88,7 +90,6 @@ export const apisListKeys = defineListRoute<Input, KeyResponse>({
     // `permissions` reports the effective set: direct slugs and those of the key's roles.
     const rolePermissions = new Map(await Promise.all(shown.filter((k) => k.roles.length > 0)
       .map(async (k) => [k.id, await storage.roles.slugsOfRoles(k.workspaceId, k.roles)] as const)));
-    // decrypt: keygate never stores a key in a recoverable form, so there is no plaintext to add.
     return toPage(records, input.limit, (key) => keyResponse(
       key,
       key.identityId === undefined ? null : identities.get(key.identityId) ?? null,

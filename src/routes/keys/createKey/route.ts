@@ -1,6 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { generateKey } from '../../../keys/format.js';
+import { notRecoverable } from '../../../keys/recoverable.js';
 import type { CreditsRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { defineRoute } from '../../define.js';
@@ -24,10 +25,7 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
     if (input.recoverable) requireAny(principal, ['api.*.encrypt_key', `api.${input.apiId}.encrypt_key`]);
     const { storage } = services;
     const api = await findLiveApi(services, principal, input.apiId);
-    if (input.recoverable) {
-      // keygate never stores a plaintext key, encrypted or not.
-      throw new ApiError('err:unkey:application:precondition_failed', 'This API does not support key encryption: keygate never stores plaintext keys, so keys cannot be recoverable.');
-    }
+    if (input.recoverable) throw notRecoverable();
     const now = services.now();
     const credits: CreditsRecord | null = creditsFromRequest(input.credits, now);
     // Every role must exist (by name, case-insensitively) before anything is written.

@@ -1,6 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { defineRoute } from '../../define.js';
+import { notRecoverable } from '../../../keys/recoverable.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { responseSchema } from './response.js';
 
@@ -20,9 +21,10 @@ export const keysGetKey = defineRoute<Input, KeyResponse>({
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
     const key = await findLiveKey(services, principal, input.keyId);
     requireAny(principal, ['api.*.read_key', `api.${key.apiId}.read_key`]);
-    // keygate keys are never recoverable, so there is no plaintext to return; the permission is
-    // still checked, so a caller learns about a missing grant the same way as with Unkey.
-    if (input.decrypt) requireAny(principal, ['api.*.decrypt_key', `api.${key.apiId}.decrypt_key`]);
+    if (input.decrypt) {
+      requireAny(principal, ['api.*.decrypt_key', `api.${key.apiId}.decrypt_key`]);
+      throw notRecoverable();
+    }
     const [identity, credits, rolePermissions] = await Promise.all([
       key.identityId === undefined ? null : storage.identities.get(key.identityId),
       key.hasCredits ? storage.keys.getCredits(key.id) : null,

@@ -199,17 +199,6 @@ describe('apis.listKeys → 200', () => {
     expect((await h.call('apis.listKeys', { apiId, externalId: 'short-lived' })).body.data).toEqual([]);
   });
 
-  test('decrypt: true with decrypt_key answers 200 and no plaintext (keygate stores none)', async () => {
-    const apiId = await h.createApi('no-plaintext');
-    const { key } = await h.createKey({ apiId });
-    const root = await h.rootKey([`api.${apiId}.read_key`, `api.${apiId}.read_api`, `api.${apiId}.decrypt_key`]);
-    const res = await h.call('apis.listKeys', { apiId, decrypt: true }, { rootKey: root });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toHaveLength(1);
-    expect(res.body.data[0].plaintext).toBeUndefined();
-    expect(JSON.stringify(res.body)).not.toContain(key);
-  });
-
   test('revalidateKeysCache is accepted (and changes nothing)', async () => {
     const apiId = await h.createApi('revalidate');
     const ids = await createKeys(apiId, 2);

@@ -84,4 +84,11 @@ describe('identities.createIdentity → 200', () => {
     const res = await h.call('identities.createIdentity', { externalId: 'scoped-create' }, { rootKey: key });
     expect(res.status).toBe(200);
   });
+
+  test('a limit without autoApply is accepted and is not applied automatically (autoApply false)', async () => {
+    const res = await h.call('identities.createIdentity', { externalId: 'no-auto-apply', ratelimits: [{ name: 'requests', limit: 5, duration: 60000 }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const got = await h.call('identities.getIdentity', { identity: res.body.data.identityId });
+    expect(got.body.data.ratelimits).toEqual([expect.objectContaining({ name: 'requests', limit: 5, duration: 60000, autoApply: false })]);
+  });
 });

@@ -40,15 +40,15 @@ describe('identities.createIdentity → 400', () => {
     expect(issue.fix).toContain('externalId');
   });
 
-  test('a ratelimits item without autoApply is rejected and the issue names the item field', async () => {
+  test('a ratelimits item without limit is rejected and the issue names the item field', async () => {
     const res = await h.call('identities.createIdentity', {
-      externalId: 'no-autoapply',
-      ratelimits: [{ name: 'requests', limit: 10, duration: 1000 }],
+      externalId: 'no-limit',
+      ratelimits: [{ name: 'requests', duration: 1000 }],
     });
     expectInvalid(res, '/properties/ratelimits/items/required');
     const issue = res.body.error.errors.find((e: any) => e.location === '/properties/ratelimits/items/required');
-    expect(issue.message).toContain('ratelimits[0].autoApply');
-    expect(await h.keygate.services.storage.identities.findByExternalId(WORKSPACE_ID, 'no-autoapply')).toBeNull();
+    expect(issue.message).toContain('ratelimits[0].limit');
+    expect(await h.keygate.services.storage.identities.findByExternalId(WORKSPACE_ID, 'no-limit')).toBeNull();
   });
 
   test('a ratelimit duration below 1000 ms is rejected', async () => {

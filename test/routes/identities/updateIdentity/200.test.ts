@@ -117,4 +117,13 @@ describe('identities.updateIdentity → 200', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: identityId, externalId: 'by-updater', meta: { x: 1 } });
   });
+
+  test('a limit without autoApply is accepted and stored with autoApply false', async () => {
+    const identityId = await h.createIdentity({ externalId: 'update-no-auto-apply' });
+    const res = await h.call('identities.updateIdentity', { identity: identityId, ratelimits: [{ name: 'requests', limit: 5, duration: 60000 }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.ratelimits).toEqual([expect.objectContaining({ name: 'requests', autoApply: false })]);
+    const got = await h.call('identities.getIdentity', { identity: identityId });
+    expect(got.body.data.ratelimits).toEqual([expect.objectContaining({ name: 'requests', limit: 5, duration: 60000, autoApply: false })]);
+  });
 });

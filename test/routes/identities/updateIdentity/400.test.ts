@@ -52,9 +52,11 @@ describe('identities.updateIdentity → 400', () => {
     expectInvalid(await h.call('identities.updateIdentity', { identity: 'any', ratelimits }), '/properties/ratelimits/maxItems');
   });
 
-  test('a ratelimit without autoApply is rejected', async () => {
-    expectInvalid(await h.call('identities.updateIdentity', { identity: 'any', ratelimits: [{ name: 'requests', limit: 1, duration: 1000 }] }),
+  test('a ratelimit without duration, or with an autoApply that is not a boolean, is rejected', async () => {
+    expectInvalid(await h.call('identities.updateIdentity', { identity: 'any', ratelimits: [{ name: 'requests', limit: 1 }] }),
       '/properties/ratelimits/items/required');
+    expectInvalid(await h.call('identities.updateIdentity', { identity: 'any', ratelimits: [{ name: 'requests', limit: 1, duration: 1000, autoApply: 'yes' }] }),
+      '/properties/ratelimits/items/properties/autoApply/type');
   });
 
   test('a missing or empty identity is rejected', async () => {

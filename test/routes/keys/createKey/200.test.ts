@@ -60,4 +60,14 @@ describe('keys.createKey → 200', () => {
     const scoped = await h.rootKey([`api.${apiId}.create_key`]);
     expect((await h.call('keys.createKey', { apiId }, { rootKey: scoped })).status).toBe(200);
   });
+
+  test('a limit without autoApply is accepted, stored with autoApply false, and not applied unless named', async () => {
+    const res = await h.call('keys.createKey', { apiId: await h.createApi(), ratelimits: [{ name: 'requests', limit: 1, duration: 60000 }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { keyId, key } = res.body.data;
+    const got = await h.call('keys.getKey', { keyId });
+    expect(got.body.data.ratelimits).toEqual([expect.objectContaining({ name: 'requests', limit: 1, duration: 60000, autoApply: false })]);
+    // Not auto-applied: two verifications without naming it both pass.
+    for (let i = 0; i < 2; i++) expect((await h.verify(key)).body.data.valid).toBe(true);
+  });
 });

@@ -13,7 +13,6 @@ describe('keys.createKey → 400', () => {
     ['externalId with a space', { externalId: 'a b' }, '/properties/externalId/pattern'],
     ['expires past the year 2100', { expires: 4102444800001 }, '/properties/expires/maximum'],
     ['credits without remaining', { credits: {} }, '/properties/credits/required'],
-    ['ratelimit without autoApply', { ratelimits: [{ name: 'req', limit: 1, duration: 1000 }] }, '/properties/ratelimits/items/required'],
     ['ratelimit duration under 1 s', { ratelimits: [{ name: 'req', limit: 1, duration: 999, autoApply: true }] }, '/properties/ratelimits/items/properties/duration/minimum'],
     ['meta that is not an object', { meta: 'x' }, '/properties/meta/type'],
     ['enabled as a string', { enabled: 'yes' }, '/properties/enabled/type'],

@@ -69,13 +69,4 @@ describe('keys.getKey → 200', () => {
     expect(res.body.data.keyId).toBe(keyId);
   });
 
-  test('decrypt with the decrypt permission answers the key without plaintext: keygate keys are not recoverable', async () => {
-    const apiId = await h.createApi();
-    const { keyId } = await h.createKey({ apiId });
-    const reader = await h.rootKey([`api.${apiId}.read_key`, `api.${apiId}.decrypt_key`]);
-    const res = await h.call('keys.getKey', { keyId, decrypt: true }, { rootKey: reader });
-    expect(res.status).toBe(200);
-    expect(res.body.data.keyId).toBe(keyId);
-    expect(res.body.data).not.toHaveProperty('plaintext');
-  });
 });

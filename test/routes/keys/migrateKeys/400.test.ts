@@ -13,7 +13,7 @@ describe('keys.migrateKeys → 400', () => {
     ['a key without hash', (ids) => ({ ...ids, keys: [{ name: 'x' }] })],
     ['an unknown field on a key', (ids) => ({ ...ids, keys: [{ hash: foreignKey().hex, plaintext: 'nope' }] })],
     ['a permission slug with spaces', (ids) => ({ ...ids, keys: [{ hash: foreignKey().hex, permissions: ['a b'] }] })],
-    ['a ratelimit without autoApply', (ids) => ({ ...ids, keys: [{ hash: foreignKey().hex, ratelimits: [{ name: 'abc', limit: 1, duration: 1000 }] }] })],
+    ['a ratelimit without duration', (ids) => ({ ...ids, keys: [{ hash: foreignKey().hex, ratelimits: [{ name: 'abc', limit: 1 }] }] })],
   ];
   for (const [name, body] of cases) {
     test(`${name} → 400 with errors[]`, async () => {

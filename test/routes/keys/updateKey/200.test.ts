@@ -199,4 +199,10 @@ describe('keys.updateKey → 200', () => {
     expect((await h.verify(target.key)).body.data).toMatchObject({ keyId: target.keyId, name: 'renamed', code: 'DISABLED' });
     expect((await h.verify(bystander.key)).body.data).toMatchObject({ name: 'bystander', code: 'VALID' });
   });
+
+  test('a limit without autoApply is accepted and stored with autoApply false', async () => {
+    const { keyId } = await h.createKey({ apiId: await h.createApi() });
+    await update({ keyId, ratelimits: [{ name: 'requests', limit: 5, duration: 60000 }] });
+    expect((await getKey(keyId)).ratelimits).toEqual([expect.objectContaining({ name: 'requests', limit: 5, duration: 60000, autoApply: false })]);
+  });
 });

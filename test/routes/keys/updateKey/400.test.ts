@@ -20,7 +20,6 @@ describe('keys.updateKey → 400', () => {
     ['negative credits', { credits: { remaining: -1 } }, '/properties/credits/properties/remaining/minimum'],
     ['a refill without amount', { credits: { refill: { interval: 'daily' } } }, '/properties/credits/properties/refill/required'],
     ['a weekly refill', { credits: { refill: { interval: 'weekly', amount: 1 } } }, '/properties/credits/properties/refill/properties/interval/enum'],
-    ['a ratelimit without autoApply', { ratelimits: [{ name: 'req', limit: 1, duration: 1000 }] }, '/properties/ratelimits/items/required'],
     ['a permission slug with a space', { permissions: ['docs read'] }, '/properties/permissions/items/pattern'],
     ['an unknown field', { prefix: 'sk' }, '/additionalProperties'],
   ])('%s', async (_name, fields, location) => {

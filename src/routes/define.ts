@@ -22,6 +22,8 @@ export interface Route<I = unknown, O = unknown> {
   readonly name: string;
   /** JSON Schema of the request body. */
   readonly requestSchema: Readonly<Record<string, unknown>>;
+  /** Checks a JSON Schema cannot state (e.g. the size of free-form JSON); throws a 400 ApiError. */
+  readonly checkInput?: (input: I) => void;
   /**
    * JSON Schema of the success answer's `data`: for list procedures, of ONE item of the `data`
    * array (the envelope, with `pagination`, is the same for every list and is added by

@@ -5,6 +5,7 @@
 import { ApiError } from '../errors/api-error.js';
 import { authenticate } from '../auth/root-key.js';
 import { authenticateSession } from '../auth/session.js';
+import { assertJsonDepth } from '../validation/json-bounds.js';
 import type { Route, RouteContext } from '../routes/define.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
@@ -29,6 +30,7 @@ export function parseJsonBody(info: RequestInfo, body: Buffer): unknown {
       issues: [{ location: 'header.content-type', message: `content-type must be application/json (got '${info.contentType.slice(0, 100)}')`, fix: 'Send the header `Content-Type: application/json`.' }],
     });
   }
+  assertJsonDepth(body);
   let text: string;
   try {
     text = UTF8.decode(body);

@@ -19,8 +19,12 @@ export function compileValidators(routes: readonly Route[]): Map<string, Validat
   const validators = new Map<string, Validator>();
   for (const route of routes) {
     const validate: ValidateFunction = ajv.compile(route.requestSchema);
+    const { checkInput } = route;
     validators.set(route.name, (body, path) => {
-      if (validate(body)) return;
+      if (validate(body)) {
+        checkInput?.(body);
+        return;
+      }
       const issues = (validate.errors ?? []).slice(0, MAX_ISSUES).map(toIssue);
       throw new ApiError('err:unkey:application:invalid_input', `POST request body for '${path}' failed to validate schema`, { issues, alwaysJson: true });
     });

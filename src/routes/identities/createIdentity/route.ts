@@ -5,6 +5,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import { EXTERNAL_ID, META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
+import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
 interface Input {
@@ -26,6 +27,7 @@ export const identitiesCreateIdentity = defineRoute<Input, { identityId: string 
       ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
     },
   },
+  checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle({ input, principal, services }) {
     requireAny(principal, ['identity.*.create_identity']);
     const identityId = newId('id');

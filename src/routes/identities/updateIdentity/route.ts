@@ -6,6 +6,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
+import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
 interface Input {
@@ -33,6 +34,7 @@ export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
       ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
     },
   },
+  checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle({ input, principal, services }) {
     requireAny(principal, ['identity.*.update_identity']);
     const seen = new Set<string>();

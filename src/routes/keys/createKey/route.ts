@@ -10,6 +10,7 @@ import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
 import { creditsFromRequest } from './credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
+import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
 /** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
@@ -19,6 +20,7 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
   name: 'keys.createKey',
   responseSchema,
   requestSchema: createKeySchema,
+  checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle({ input, principal, services }) {
     // Checked before the lookup, so a 403 says nothing about whether the API exists.
     requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);

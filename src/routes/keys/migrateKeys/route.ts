@@ -19,6 +19,7 @@ import { resolveSlugs } from '../../permissions/shared.js';
 import { creditsFromRequest } from '../createKey/credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
 import { migrateKeysSchema, type MigrateKeysInput } from './schema.js';
+import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
 interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
@@ -42,6 +43,7 @@ export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
   name: 'keys.migrateKeys',
   responseSchema,
   requestSchema: migrateKeysSchema,
+  checkInput: (input) => input.keys.forEach((k, i) => assertMetaSize(k.meta, `keys[${i}].meta`)),
   async handle({ input, principal, services }) {
     // Checked before any lookup (Unkey's order), so a 403 says nothing about what exists.
     requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);

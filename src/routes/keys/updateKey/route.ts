@@ -10,6 +10,7 @@ import { findLiveKey } from '../live-key.js';
 import { nextCredits } from './credits.js';
 import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
+import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -41,6 +42,7 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
   name: 'keys.updateKey',
   responseSchema,
   requestSchema: updateKeySchema,
+  checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle({ input, principal, services }) {
     const { storage } = services;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).

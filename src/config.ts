@@ -55,6 +55,12 @@ export interface Config {
   readonly redisRequireAof: boolean;
   /** Distributed mode: entries of the in-process record cache, and how long one may live. */
   readonly cacheMaxEntries: number;
+  /**
+   * The dashboard session cookie: `auto` marks it Secure when a proxy says the client used HTTPS
+   * (X-Forwarded-Proto); `always` marks it Secure on every answer (keygate behind TLS without such
+   * a header). A Secure cookie is named with the `__Host-` prefix, which browsers bind to this host.
+   */
+  readonly sessionCookieSecure: 'auto' | 'always';
   /** On SIGTERM/SIGINT: how long requests in flight may take before connections are closed. */
   readonly shutdownGraceMs: number;
   readonly cacheTtlMs: number;
@@ -133,6 +139,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const redis: RedisSettings | null = redisUrl ? { url: redisUrl, commandTimeoutMs, keyPrefix }
     : clusterNodes.length > 0 ? { clusterNodes, commandTimeoutMs, keyPrefix } : null;
 
+  const cookieSecure = text('SESSION_COOKIE_SECURE', 'auto');
+  if (cookieSecure !== 'auto' && cookieSecure !== 'always') problems.push(`SESSION_COOKIE_SECURE must be auto or always (got '${cookieSecure}')`);
+
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
     host: text('HOST', '127.0.0.1'),
@@ -154,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisWaitTimeoutMs: int('REDIS_WAIT_TIMEOUT_MS', 500, 1, 60_000),
     redisRequireAof: requireAof === 'true',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
+    sessionCookieSecure: cookieSecure === 'always' ? 'always' : 'auto',
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     cacheTtlMs: int('CACHE_TTL_MS', 60_000, 100, 600_000),
     hashWorkers: int('HASH_WORKERS', 1, 1, 64),

@@ -16,6 +16,8 @@ import type { Principal } from './permissions.js';
 import { principalFor } from './root-key.js';
 
 export const SESSION_COOKIE = 'keygate_session';
+/** The name of a Secure session cookie: browsers keep a `__Host-` cookie only from HTTPS, for this host. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 export const CSRF_HEADER = 'x-keygate-csrf';
 
 /** What the transport copies out of a request sent without Authorization but with the CSRF header. */
@@ -26,11 +28,13 @@ export interface SessionCredentials {
 
 const ENDED = 'The dashboard session has expired or was ended. Sign in again.';
 
-/** The session id in a Cookie header, or '' when there is none. */
+/** The session id in a Cookie header (either cookie name), or '' when there is none. */
 export function sessionIdFrom(cookieHeader: string): string {
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name === SESSION_COOKIE || name === SECURE_SESSION_COOKIE) return part.slice(eq + 1).trim();
   }
   return '';
 }

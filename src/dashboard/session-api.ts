@@ -9,7 +9,7 @@
  * cookie and the CSRF header instead of a bearer token: same validation, same permission checks.
  * Answers use the usual envelope.
  */
-import { CSRF_HEADER, SESSION_COOKIE, liveSession, sessionIdFrom } from '../auth/session.js';
+import { CSRF_HEADER, SECURE_SESSION_COOKIE, SESSION_COOKIE, liveSession, sessionIdFrom } from '../auth/session.js';
 import { ApiError } from '../errors/api-error.js';
 import { hashKey } from '../keys/format.js';
 import type { Services } from '../services.js';
@@ -31,10 +31,15 @@ export interface DashboardRequest {
 const INVALID = 'The root key is invalid or revoked.';
 const NOT_SIGNED_IN = 'Not signed in, or the session has expired or was ended.';
 
+/** Over HTTPS: always by the setting, or a proxy says so (plain-HTTP localhost cannot keep a Secure cookie). */
+const overHttps = (services: Services, req: DashboardRequest): boolean =>
+  services.config.sessionCookieSecure === 'always' || req.forwardedProto === 'https';
+
 function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
   // HttpOnly: page scripts never see it. SameSite=Strict: no other site's page sends it. Path=/:
-  // the procedures live under /v2. Secure only behind HTTPS (plain-HTTP localhost cannot keep it).
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  // the procedures live under /v2.
+  const name = secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 function sessionData(record: RootKeyRecord, session: Session): Record<string, unknown> {
@@ -73,7 +78,7 @@ export async function signIn(services: Services, req: DashboardRequest, body: Bu
     const { id, session } = services.sessions.create(record.hash, services.now());
     services.log.info({ requestId: req.info.requestId, rootKeyId: record.id }, 'dashboard sign-in');
     const maxAge = Math.floor((session.expiresAt - session.createdAt) / 1000);
-    return withHeaders(dataReply(req.info.requestId, sessionData(record, session)), { 'set-cookie': cookie(id, maxAge, req.forwardedProto === 'https') });
+    return withHeaders(dataReply(req.info.requestId, sessionData(record, session)), { 'set-cookie': cookie(id, maxAge, overHttps(services, req)) });
   } catch (err) {
     return fail(services, req, err);
   }
@@ -99,7 +104,7 @@ export async function signOut(services: Services, req: DashboardRequest): Promis
       }
       services.sessions.end(id);
     }
-    return withHeaders(dataReply(req.info.requestId, {}), { 'set-cookie': cookie('', 0, req.forwardedProto === 'https') });
+    return withHeaders(dataReply(req.info.requestId, {}), { 'set-cookie': cookie('', 0, overHttps(services, req) || req.cookie.includes(`${SECURE_SESSION_COOKIE}=`)) });
   } catch (err) {
     return fail(services, req, err);
   }

@@ -26,6 +26,7 @@ export interface GetRoutes {
 export function registerOpenApi(app: GetRoutes, routes: readonly Route[], config: Pick<Config, 'docsUrl'>): void {
   const body = JSON.stringify(buildOpenApiDocument(routes, { docsUrl: config.docsUrl }));
   app.get(OPENAPI_PATH, (res) => {
-    res.writeStatus('200 OK').writeHeader('content-type', 'application/json').writeHeader('x-request-id', newId('req')).end(body);
+    res.writeStatus('200 OK').writeHeader('content-type', 'application/json').writeHeader('x-content-type-options', 'nosniff')
+      .writeHeader('x-request-id', newId('req')).end(body);
   });
 }

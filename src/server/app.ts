@@ -62,8 +62,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     logRequest?.(info.requestId, label, reply.status, Math.round(durationMs * 1e3) / 1e3);
     if (state.aborted) return; // the client is gone; touching res now would throw
     res.cork(() => {
+      // nosniff: a browser must never run an answer as anything but the JSON it is labelled.
       res.writeStatus(statusLine(reply.status))
         .writeHeader('content-type', reply.contentType)
+        .writeHeader('x-content-type-options', 'nosniff')
         .writeHeader('x-request-id', info.requestId);
       const headers = reply.headers;
       if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);

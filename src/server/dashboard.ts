@@ -32,7 +32,8 @@ function dashboardRequest(req: HttpRequest): DashboardRequest {
 function sendReply(res: HttpResponse, state: ConnectionState, requestId: string, reply: Reply): void {
   if (state.aborted) return;
   res.cork(() => {
-    res.writeStatus(statusLine(reply.status)).writeHeader('content-type', reply.contentType).writeHeader('x-request-id', requestId);
+    res.writeStatus(statusLine(reply.status)).writeHeader('content-type', reply.contentType)
+      .writeHeader('x-content-type-options', 'nosniff').writeHeader('x-request-id', requestId);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
     res.end(reply.body, reply.close === true);
   });

@@ -61,6 +61,8 @@ export interface Config {
    * a header). A Secure cookie is named with the `__Host-` prefix, which browsers bind to this host.
    */
   readonly sessionCookieSecure: 'auto' | 'always';
+  /** Failed authentications one client address may make per minute (a burst of as many) before they are answered 429. */
+  readonly authFailuresPerMinute: number;
   /** On SIGTERM/SIGINT: how long requests in flight may take before connections are closed. */
   readonly shutdownGraceMs: number;
   readonly cacheTtlMs: number;
@@ -164,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisRequireAof: requireAof === 'true',
     cacheMaxEntries: int('CACHE_MAX_ENTRIES', 100_000, 100, 10_000_000),
     sessionCookieSecure: cookieSecure === 'always' ? 'always' : 'auto',
+    authFailuresPerMinute: int('AUTH_FAILURES_PER_MINUTE', 100, 1, 1_000_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     cacheTtlMs: int('CACHE_TTL_MS', 60_000, 100, 600_000),
     hashWorkers: int('HASH_WORKERS', 1, 1, 64),

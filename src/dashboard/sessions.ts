@@ -11,8 +11,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** How long a sign-in lasts (absolute, not sliding): the cookie's Max-Age. */
 export const SESSION_TTL_MS = 8 * 60 * 60 * 1000;
-/** Sessions kept at most; the oldest are dropped beyond this (expired ones first). */
-const MAX_SESSIONS = 10_000;
+/** Sessions of one root key at most: its own oldest goes first, so no key can end another's. */
+export const MAX_SESSIONS_PER_ROOT_KEY = 50;
+/** Sessions kept at most (memory); beyond, expired ones go, then the oldest of the root key holding most. */
+const MAX_SESSIONS = 100_000;
 
 export interface Session {
   readonly rootKeyHash: string;
@@ -33,15 +35,22 @@ export function sameToken(a: string, b: string): boolean {
 
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  /** Root key hash → its sessions' digests, oldest first. */
+  private readonly byRootKey = new Map<string, string[]>();
 
-  constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly max = MAX_SESSIONS) {}
+  constructor(private readonly ttlMs = SESSION_TTL_MS, private readonly max = MAX_SESSIONS, private readonly maxPerRootKey = MAX_SESSIONS_PER_ROOT_KEY) {}
 
   /** A new session for the root key with this hash; the id goes into the cookie, nowhere else. */
   create(rootKeyHash: string, nowMs: number): { id: string; session: Session } {
+    const own = this.byRootKey.get(rootKeyHash) ?? [];
+    this.byRootKey.set(rootKeyHash, own);
+    while (own.length >= this.maxPerRootKey) this.sessions.delete(own.shift() as string);
     if (this.sessions.size >= this.max) this.makeRoom(nowMs);
     const id = randomBytes(32).toString('base64url');
     const session: Session = { rootKeyHash, csrfToken: randomBytes(24).toString('base64url'), createdAt: nowMs, expiresAt: nowMs + this.ttlMs };
-    this.sessions.set(digest(id), session);
+    const key = digest(id);
+    this.sessions.set(key, session);
+    own.push(key);
     return { id, session };
   }
 
@@ -51,7 +60,7 @@ export class SessionStore {
     const session = this.sessions.get(key);
     if (!session) return null;
     if (session.expiresAt <= nowMs) {
-      this.sessions.delete(key);
+      this.remove(key, session);
       return null;
     }
     return session;
@@ -59,24 +68,39 @@ export class SessionStore {
 
   /** Sign-out. Ending an unknown session is harmless. */
   end(id: string): void {
-    this.sessions.delete(digest(id));
+    const key = digest(id);
+    const session = this.sessions.get(key);
+    if (session) this.remove(key, session);
   }
 
   /** Ends every session of one root key (it was revoked). */
   endForRootKey(rootKeyHash: string): void {
-    for (const [key, session] of this.sessions) if (session.rootKeyHash === rootKeyHash) this.sessions.delete(key);
+    for (const key of this.byRootKey.get(rootKeyHash) ?? []) this.sessions.delete(key);
+    this.byRootKey.delete(rootKeyHash);
   }
 
   get size(): number {
     return this.sessions.size;
   }
 
+  private remove(key: string, session: Session): void {
+    this.sessions.delete(key);
+    const own = this.byRootKey.get(session.rootKeyHash);
+    if (!own) return;
+    const at = own.indexOf(key);
+    if (at >= 0) own.splice(at, 1);
+    if (own.length === 0) this.byRootKey.delete(session.rootKeyHash);
+  }
+
   private makeRoom(nowMs: number): void {
-    for (const [key, session] of this.sessions) if (session.expiresAt <= nowMs) this.sessions.delete(key);
-    // Still full: the oldest go (a Map iterates in insertion order).
-    for (const key of this.sessions.keys()) {
-      if (this.sessions.size < this.max) break;
-      this.sessions.delete(key);
+    for (const [key, session] of this.sessions) if (session.expiresAt <= nowMs) this.remove(key, session);
+    // Still full (only with thousands of root keys signed in): the root key with the most
+    // sessions gives up its oldest, so the many sessions of one key never push out another's.
+    while (this.sessions.size >= this.max) {
+      let largest: string[] = [];
+      for (const own of this.byRootKey.values()) if (own.length > largest.length) largest = own;
+      const key = largest[0] as string;
+      this.remove(key, this.sessions.get(key) as Session);
     }
   }
 }

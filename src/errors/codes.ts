@@ -40,6 +40,7 @@ export const errorCodes = {
   // Root-key authentication and authorization: the product spec's own types.
   'err:keygate:authentication:unauthorized': code(401, 'Unauthorized', '', 'unauthorized'),
   'err:keygate:authorization:forbidden': code(403, 'Forbidden', '', 'forbidden'),
+  'err:keygate:authentication:too_many_failures': code(429, 'Too Many Requests', 'err:user:too_many_requests:authentication_failures'),
   // Resources.
   'err:unkey:data:api_not_found': code(404, 'Not Found', 'err:unkey:data:api_not_found'),
   'err:unkey:data:key_not_found': code(404, 'Not Found', 'err:unkey:data:key_not_found'),

@@ -16,6 +16,7 @@ export const TRANSPORT_ERRORS: readonly ErrorCode[] = [
   'err:unkey:application:invalid_input',
   'err:user:bad_request:request_body_unreadable',
   'err:keygate:authentication:unauthorized',
+  'err:keygate:authentication:too_many_failures',
   'err:user:bad_request:request_body_too_large',
   'err:user:bad_request:request_header_fields_too_large',
   'err:unkey:application:unexpected_error',

@@ -9,6 +9,8 @@ import type { Route } from '../routes/define.js';
 import type { Services } from '../services.js';
 import { compileValidators } from '../validation/validators.js';
 import { OPENAPI_PATH, registerOpenApi } from '../openapi/serve.js';
+import { AuthFailureThrottle } from '../auth/failure-throttle.js';
+import { throttleFailure } from './auth-failures.js';
 import { registerDashboard } from './dashboard.js';
 import { statusLine } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
@@ -47,6 +49,8 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   const app = uws.App();
 
   const metrics = services.metrics;
+  const { docsUrl } = services.config;
+  const authFailures = new AuthFailureThrottle(services.config.authFailuresPerMinute, services.now);
   // Made once: the level is fixed for the process, and asking pino per request costs.
   const logRequest = requestLogLine(services.log);
   const pathStats = (label: string): RequestStats | undefined => metrics?.requestStats(label);
@@ -119,7 +123,8 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
             : { ...failure(err, info, services, procedure.route.name), close: true }, label, stats);
           return;
         }
-        runProcedure(procedure, info, body, services).then((reply) => finish(res, state, info, reply, label, stats));
+        runProcedure(procedure, info, body, services)
+          .then((reply) => finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats));
       });
     });
   }
@@ -157,7 +162,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   }
 
   // The dashboard's files and session endpoints (src/server/dashboard.ts), before the catch-all.
-  registerDashboard(app, services);
+  registerDashboard(app, services, authFailures);
 
   registerOpenApi(app, routes, services.config);
 

@@ -5,10 +5,12 @@
  * work, cork every deferred write.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import type { AuthFailureThrottle } from '../auth/failure-throttle.js';
 import { CSRF_HEADER } from '../auth/session.js';
 import { currentSession, signIn, signOut, type DashboardRequest } from '../dashboard/session-api.js';
 import { DashboardFiles } from '../dashboard/static.js';
 import type { Services } from '../services.js';
+import { throttleFailure } from './auth-failures.js';
 import { statusLine } from './http-status.js';
 import type { Reply } from './reply.js';
 import { readBody, readRequestInfo, type ConnectionState } from './request.js';
@@ -39,7 +41,7 @@ function sendReply(res: HttpResponse, state: ConnectionState, requestId: string,
   });
 }
 
-export function registerDashboard(app: TemplatedApp, services: Services, files = new DashboardFiles()): void {
+export function registerDashboard(app: TemplatedApp, services: Services, authFailures: AuthFailureThrottle, files = new DashboardFiles()): void {
   const serveFile = (res: HttpResponse, req: HttpRequest): void => {
     const url = req.getUrl();
     const path = url === DASHBOARD_PATH || url === `${DASHBOARD_PATH}/` ? '' : url.slice(DASHBOARD_PATH.length + 1);
@@ -71,7 +73,7 @@ export function registerDashboard(app: TemplatedApp, services: Services, files =
       readBody(res, state, SIGN_IN_BODY_LIMIT, r.info.contentLength, (_err, read) => resolve(read));
     });
     if (body === null) return { status: 413, contentType: 'text/plain', body: '', close: true };
-    return signIn(services, r, body);
+    return throttleFailure(authFailures, services.config.docsUrl, res, state, r.info, await signIn(services, r, body));
   }));
   app.get(SESSION_PATH, session((r) => currentSession(services, r)));
   app.del(SESSION_PATH, session((r) => signOut(services, r)));

@@ -56,4 +56,41 @@ describe('SessionStore', () => {
     expect(sessionIdFrom('other_keygate_session=x')).toBe('');
     expect(sessionIdFrom('')).toBe('');
   });
+
+  test('one root key keeps at most its cap: its own oldest goes, never another key\'s session', () => {
+    const store = new SessionStore(1_000_000, 1_000, 3);
+    const other = store.create('B', 0);
+    const a = Array.from({ length: 10 }, (_, i) => store.create('A', i + 1));
+    expect(store.size).toBe(4);
+    expect(store.get(other.id, 20)).not.toBeNull();
+    for (const s of a.slice(0, 7)) expect(store.get(s.id, 20)).toBeNull();
+    for (const s of a.slice(7)) expect(store.get(s.id, 20)).not.toBeNull();
+  });
+
+  test('full overall: the root key holding the most sessions gives up its oldest', () => {
+    const store = new SessionStore(1_000_000, 4, 10);
+    const b = store.create('B', 0);
+    const a1 = store.create('A', 1);
+    store.create('A', 2);
+    store.create('A', 3);
+    store.create('C', 4); // full: A holds most, its oldest goes
+    expect(store.get(a1.id, 5)).toBeNull();
+    expect(store.get(b.id, 5)).not.toBeNull();
+    expect(store.size).toBe(4);
+  });
+
+  test('ending sessions keeps the per-key count right (sign-out, expiry, revocation)', () => {
+    const store = new SessionStore(100, 1_000, 2);
+    const x = store.create('A', 0);
+    store.end(x.id);
+    const y = store.create('A', 10);
+    const z = store.create('A', 20);
+    // x was ended, so y and z fit without dropping each other.
+    expect(store.get(y.id, 30)).not.toBeNull();
+    expect(store.get(z.id, 30)).not.toBeNull();
+    store.endForRootKey('A');
+    expect(store.size).toBe(0);
+    const w = store.create('A', 40);
+    expect(store.get(w.id, 41)).not.toBeNull();
+  });
 });

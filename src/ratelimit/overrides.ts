@@ -12,33 +12,31 @@
 import type { RatelimitOverrideRecord } from '../storage/records.js';
 import type { OverrideStore } from '../storage/types.js';
 
+/** Wildcard overrides one namespace may hold: every ratelimit.limit there matches against all of them. */
+export const MAX_WILDCARD_OVERRIDES = 100;
+
 /**
  * Glob match, whole-string anchored: `*` is any run of characters (possibly empty), every other
- * character is literal (including `?`, `.`, regex syntax). Iterative with one backtrack point, so
- * it runs in O(pattern × identifier) whatever the input; a regex could backtrack far worse.
+ * character is literal (including `?`, `.`, regex syntax). The literal runs between stars are
+ * found left to right with indexOf, taking the earliest place each fits: for `*`-only globs that
+ * choice never loses a match, so the cost is one scan of the identifier, whatever the pattern.
  */
 export function wildcardMatches(pattern: string, identifier: string): boolean {
-  let p = 0;
-  let s = 0;
-  let star = -1; // position of the last `*` seen in the pattern
-  let resume = 0; // where in the identifier that `*` currently stops
-  while (s < identifier.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === identifier[s]) {
-      p++;
-      s++;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p++;
-      resume = s;
-    } else if (star >= 0) {
-      // Let the last `*` absorb one more character and retry from there.
-      p = star + 1;
-      s = ++resume;
-    } else {
-      return false;
-    }
+  const parts = pattern.split('*');
+  const first = parts[0] as string;
+  const last = parts[parts.length - 1] as string;
+  if (parts.length === 1) return pattern === identifier;
+  if (first.length + last.length > identifier.length || !identifier.startsWith(first) || !identifier.endsWith(last)) return false;
+  let from = first.length;
+  const end = identifier.length - last.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const part = parts[i] as string;
+    if (part === '') continue;
+    const at = identifier.indexOf(part, from);
+    if (at < 0 || at + part.length > end) return false;
+    from = at + part.length;
   }
-  while (p < pattern.length && pattern[p] === '*') p++;
-  return p === pattern.length;
+  return true;
 }
 
 /** Literal characters of a pattern: more means more specific. */

@@ -1,4 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { MAX_WILDCARD_OVERRIDES } from '../../../ratelimit/overrides.js';
+import type { Services } from '../../../services.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
@@ -6,6 +9,15 @@ import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
 import { responseSchema } from './response.js';
 
 interface Input { namespace: string; identifier: string; limit: number; duration: number }
+
+/** A new pattern must fit under the namespace's cap; replacing an existing one always does. */
+async function assertRoomForWildcard(services: Services, namespaceId: string, identifier: string): Promise<void> {
+  const live = await services.storage.overrides.wildcards(namespaceId);
+  if (live.length < MAX_WILDCARD_OVERRIDES || live.some((o) => o.identifier === identifier)) return;
+  throw new ApiError('err:unkey:application:invalid_input', `This namespace already holds ${MAX_WILDCARD_OVERRIDES} wildcard overrides, the most it may hold.`, {
+    issues: [{ location: '/properties/identifier', message: `identifier: at most ${MAX_WILDCARD_OVERRIDES} overrides with '*' per namespace`, fix: 'Delete a wildcard override you no longer need, or set one for an exact identifier.' }],
+  });
+}
 interface Output { overrideId: string }
 
 /**
@@ -32,6 +44,7 @@ export const ratelimitSetOverride = defineRoute<Input, Output>({
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);
     requireAny(principal, ['ratelimit.*.set_override', `ratelimit.${namespace.id}.set_override`]);
+    if (input.identifier.includes('*')) await assertRoomForWildcard(services, namespace.id, input.identifier);
     const record = await services.storage.overrides.set({
       workspaceId: principal.workspaceId, namespaceId: namespace.id, identifier: input.identifier, limit: input.limit, duration: input.duration,
     }, services.now(), newId('rlor'));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { expectError } from '../../../support/auth-cases.js';
 import { useHarness } from '../../../support/harness.js';
+import { MAX_WILDCARD_OVERRIDES } from '../../../../src/ratelimit/overrides.js';
 
 const DETAIL = "POST request body for '/v2/ratelimit.setOverride' failed to validate schema";
 const VALID = { namespace: 'api.requests', identifier: 'user_1', limit: 10, duration: 60_000 };
@@ -46,4 +47,28 @@ describe('ratelimit.setOverride → 400', () => {
     const res = await h.call('ratelimit.setOverride', { ...VALID, limit: -1 }, { rootKey: 'kgroot_unknown0000000000000000' });
     expect(res.status).toBe(400);
   });
+
+  test(`a namespace holds at most ${MAX_WILDCARD_OVERRIDES} wildcard overrides; replacing or deleting one still works`, async () => {
+    const namespace = 'wildcard.cap';
+    await h.call('ratelimit.limit', { namespace, identifier: 'seed', limit: 1, duration: 60_000 });
+    // Patterns a naive matcher would backtrack on, at the longest identifier allowed.
+    const pattern = (i: number) => `${'*a'.repeat(200)}*${i}`;
+    for (let i = 0; i < MAX_WILDCARD_OVERRIDES; i++) {
+      expect((await h.call('ratelimit.setOverride', { namespace, identifier: pattern(i), limit: 5, duration: 60_000 })).status).toBe(200);
+    }
+    const over = await h.call('ratelimit.setOverride', { namespace, identifier: pattern(MAX_WILDCARD_OVERRIDES), limit: 5, duration: 60_000 });
+    expectError(over, 400, 'unkey/application/invalid_input');
+    expect(over.body.error.detail).toContain(`${MAX_WILDCARD_OVERRIDES} wildcard overrides`);
+    expect(over.body.error.errors[0].location).toBe('/properties/identifier');
+    // Exact identifiers are not capped; an existing pattern can be changed.
+    expect((await h.call('ratelimit.setOverride', { namespace, identifier: 'exact_user', limit: 5, duration: 60_000 })).status).toBe(200);
+    expect((await h.call('ratelimit.setOverride', { namespace, identifier: pattern(0), limit: 7, duration: 60_000 })).status).toBe(200);
+    // Every check in the namespace matches against all of them, and still answers at once.
+    const checked = await h.call('ratelimit.limit', { namespace, identifier: `${'a'.repeat(511)}7`, limit: 1, duration: 60_000 });
+    expect(checked.status).toBe(200);
+    expect(checked.body.data.overrideId).toEqual(expect.stringMatching(/^rlor_/));
+    // Deleting one frees its place.
+    expect((await h.call('ratelimit.deleteOverride', { namespace, identifier: pattern(1) })).status).toBe(200);
+    expect((await h.call('ratelimit.setOverride', { namespace, identifier: pattern(MAX_WILDCARD_OVERRIDES), limit: 5, duration: 60_000 })).status).toBe(200);
+  }, 60_000);
 });

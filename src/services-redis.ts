@@ -8,6 +8,7 @@
  */
 import type { Config } from './config.js';
 import type { Logger } from './obs/log.js';
+import { AnalyticsQueries } from './analytics/query-thread.js';
 import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { SessionStore } from './dashboard/sessions.js';
 import { RedisInvalidationBus, type Invalidation } from './cache/invalidation.js';
@@ -77,6 +78,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     recorder: new ThreadRecorder(storage.verifications, log, {
       store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
+    analytics: new AnalyticsQueries(config, log),
     sessions: new SessionStore(),
     cache,
     now: Date.now,

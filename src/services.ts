@@ -12,6 +12,7 @@ import type { RecordCache } from './storage/cached/record-cache.js';
 import { openLmdbStorage } from './storage/lmdb/open.js';
 import { MemoryRateLimiter } from './ratelimit/memory-limiter.js';
 import type { Recorder } from './analytics/recorder.js';
+import { AnalyticsQueries } from './analytics/query-thread.js';
 import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { closeHashPool } from './workers/pool.js';
 import { SessionStore } from './dashboard/sessions.js';
@@ -26,6 +27,8 @@ export interface Services {
   readonly limiter: RateLimiter;
   /** Verification outcomes, written in batches off the request path. */
   readonly recorder: Recorder;
+  /** analytics.getVerifications, run on a thread of its own (src/analytics/query-thread.ts). */
+  readonly analytics: AnalyticsQueries;
   /** Dashboard sign-ins of this process (src/dashboard/sessions.ts). */
   readonly sessions: SessionStore;
   /** Distributed mode only: the in-process cache of hot records, kept fresh over pub/sub. */
@@ -68,6 +71,7 @@ async function buildModeServices(config: Config, log: Logger): Promise<Services>
     recorder: new ThreadRecorder(storage.verifications, log, {
       store: { kind: 'lmdb', dataDir: config.dataDir }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
+    analytics: new AnalyticsQueries(config, log),
     sessions: new SessionStore(),
     now: Date.now,
   };
@@ -77,6 +81,7 @@ export async function closeServices(services: Services): Promise<void> {
   // First: a slow-hash verification still running finishes and may yet write its rehash.
   await closeHashPool(services);
   await services.limiter.close();
+  await services.analytics.close();
   // Before the store closes: buffered verification records are written, not lost.
   await services.recorder.close();
   await services.storage.close();

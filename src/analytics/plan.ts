@@ -57,6 +57,12 @@ export interface PlanOptions {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Expression nodes of the whole query once every alias is replaced by what it names: an alias
+ * used twice in the next is copied twice, so a chain of them doubles at each step, and every
+ * node is evaluated for every row read. Counted while expanding, so the count stops the work.
+ */
+export const MAX_EXPANDED_NODES = 10_000;
 
 export function planQuery(q: SelectQuery, options: PlanOptions): Plan {
   const table = TABLES.get(q.table);
@@ -74,7 +80,11 @@ export function planQuery(q: SelectQuery, options: PlanOptions): Plan {
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
   if (duplicate !== undefined) throw new QueryError('query', `Two columns of the result are named '${duplicate}': give them different aliases with AS.`);
 
+  let expanded = 0;
   const expand = (e: Expr, expanding: ReadonlySet<string>, inAggregate: boolean): Expr => {
+    if (++expanded > MAX_EXPANDED_NODES) {
+      throw new QueryError('query', `The query is too complex: more than ${MAX_EXPANDED_NODES} expression nodes once its aliases are expanded. Use each alias fewer times.`);
+    }
     if (e.kind === 'name') {
       if (e.table !== undefined) {
         if (e.table !== q.table && e.table !== q.tableAlias) throw new QueryError('query', `Unknown table '${e.table}' in '${e.table}.${e.name}'.`);

@@ -32,6 +32,7 @@ export const errorCodes = {
   'err:user:unprocessable_entity:query_rows_limit_exceeded': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_rows_limit_exceeded'),
   'err:user:unprocessable_entity:query_memory_limit_exceeded': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_memory_limit_exceeded'),
   'err:user:unprocessable_entity:query_execution_timeout': code(422, 'Unprocessable Entity', 'err:user:unprocessable_entity:query_execution_timeout'),
+  'err:user:too_many_requests:query_quota_exceeded': code(429, 'Too Many Requests', 'err:user:too_many_requests:query_quota_exceeded'),
   'err:user:bad_request:request_header_fields_too_large': code(431, 'Request Header Fields Too Large', 'err:user:bad_request:request_header_fields_too_large'),
   'err:user:bad_request:request_body_too_large': code(413, 'Request Entity Too Large', 'err:user:bad_request:request_body_too_large'),
   // Routing (keygate answers these with the envelope; Unkey answers plain text).

@@ -30,7 +30,8 @@ export const FORBIDDEN: ErrorCode = 'err:keygate:authorization:forbidden';
 export const PROCEDURE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'analytics.getVerifications': [FORBIDDEN, 'err:user:bad_request:invalid_analytics_query', 'err:user:bad_request:invalid_analytics_query_type',
     'err:user:bad_request:invalid_analytics_table', 'err:user:bad_request:invalid_analytics_function', 'err:user:bad_request:query_range_exceeds_retention',
-    'err:user:unprocessable_entity:query_rows_limit_exceeded', 'err:user:unprocessable_entity:query_memory_limit_exceeded', 'err:user:unprocessable_entity:query_execution_timeout'],
+    'err:user:unprocessable_entity:query_rows_limit_exceeded', 'err:user:unprocessable_entity:query_memory_limit_exceeded', 'err:user:unprocessable_entity:query_execution_timeout',
+    'err:user:too_many_requests:query_quota_exceeded'],
   'apis.createApi': [FORBIDDEN],
   'apis.deleteApi': [FORBIDDEN, 'err:unkey:data:api_not_found'],
   'apis.getApi': [FORBIDDEN, 'err:unkey:data:api_not_found'],

@@ -1,4 +1,4 @@
-import { runAnalyticsQuery } from '../../../analytics/query.js';
+import { QueriesBusyError } from '../../../analytics/query-thread.js';
 import { QueryError, type QueryErrorKind } from '../../../analytics/sql/errors.js';
 import type { Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
@@ -51,9 +51,10 @@ export const analyticsGetVerifications = defineRoute<Input, Record<string, unkno
     // Checked before the query is read: a 403 says nothing about the query or the data.
     const apiIds = analyticsScope(principal);
     try {
-      return await runAnalyticsQuery(input.query, { workspaceId: principal.workspaceId, apiIds }, services);
+      return await services.analytics.run(input.query, { workspaceId: principal.workspaceId, apiIds }, services.now());
     } catch (err) {
       if (err instanceof QueryError) throw new ApiError(CODES[err.kind], err.detail);
+      if (err instanceof QueriesBusyError) throw new ApiError('err:user:too_many_requests:query_quota_exceeded', err.message);
       throw err;
     }
   },

@@ -33,6 +33,9 @@ const READINESS_PATH = '/v2/readiness';
 /** Prometheus metrics (METRICS=on, the default). */
 const METRICS_PATH = '/metrics';
 
+/** `/v2/keys.verifyKey`: letters only, never the shape of a key. */
+const PROCEDURE_SHAPED = /^\/v2\/[A-Za-z]{1,40}\.[A-Za-z]{1,60}$/;
+
 export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
   app: TemplatedApp;
   listen(): Promise<RunningServer>;
@@ -175,7 +178,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
       const allow = info.path === LIVENESS_PATH ? 'GET, POST' : getOnly ? 'GET' : 'POST';
       err = new ApiError('err:user:bad_request:method_not_allowed', `${info.method} is not allowed on ${info.path}; use ${allow}.`, { headers: { allow } });
     } else {
-      err = new ApiError('err:user:bad_request:procedure_not_found', `There is no procedure at ${info.path.slice(0, 200)}. Procedures are served at POST /v2/<namespace>.<procedure>.`);
+      // The path is named only when it is shaped like a procedure's: anything else could be a key
+      // pasted into the URL, and answers are logged by clients and proxies.
+      const named = PROCEDURE_SHAPED.test(info.path) ? info.path : 'this path';
+      err = new ApiError('err:user:bad_request:procedure_not_found', `There is no procedure at ${named}. Procedures are served at POST /v2/<namespace>.<procedure>.`);
     }
     // Any body is left unread, so the connection is closed after the answer.
     send(res, state, info, errorReply(info.requestId, info.accept, services.config.docsUrl, err, true));

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { useHarness } from '../support/harness.js';
+import { recordSecret } from '../support/run-logs.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = new URL('../../test-artifacts/dashboard/', import.meta.url).pathname;
@@ -93,6 +94,7 @@ describe('dashboard in a browser', () => {
     await revealed.waitFor();
     const newRootKey = await revealed.textContent() ?? '';
     expect(newRootKey).toMatch(/^kgroot_/);
+    recordSecret(newRootKey);
     await expect.poll(() => page.getByRole('dialog').getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     await shot(page, '05-root-key-revealed');
     // The key works, with exactly the chosen permissions.
@@ -127,6 +129,7 @@ describe('dashboard in a browser', () => {
     await revealed.waitFor();
     const apiKey = await revealed.textContent() ?? '';
     expect(apiKey).toMatch(/^wx_/);
+    recordSecret(apiKey);
     await page.getByRole('button', { name: 'I have stored it' }).click();
     const row = page.getByTestId('key-row').filter({ hasText: 'acme production' });
     await row.waitFor();

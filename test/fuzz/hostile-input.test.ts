@@ -6,6 +6,7 @@
  * oversized bodies, headers too long, odd methods and paths. Every answer must be a 4xx error envelope with
  * meta.requestId; none a 5xx; the server must keep serving; nothing may change in the store.
  */
+import { open } from 'lmdb';
 import { describe, expect, test } from 'vitest';
 import { routes } from '../../src/routes/index.js';
 import { useHarness } from '../support/harness.js';
@@ -86,16 +87,21 @@ function generator(seed: number) {
 describe('hostile input', () => {
   const h = useHarness({ bodyLimitBytes: BODY_LIMIT });
 
-  async function snapshot() {
-    const { storage } = h.keygate.services;
-    const ws = 'ws_keygate';
-    return {
-      rootKeys: (await storage.rootKeys.list()).length,
-      identities: (await storage.identities.list(ws, { limit: 1_000 })).length,
-      permissions: (await storage.permissions.list(ws, { limit: 1_000 })).length,
-      roles: (await storage.roles.list(ws, { limit: 1_000 })).length,
-      verifications: await storage.verifications.count(),
-    };
+  /**
+   * Every record of every store, byte for byte: each named database of the server's LMDB folder,
+   * every key and value, read through a handle of its own. Any change anywhere shows.
+   */
+  async function snapshot(): Promise<Record<string, string[]>> {
+    await h.keygate.services.recorder.flush();
+    const root = open({ path: h.dataDir, noSubdir: false, maxDbs: 64 });
+    const contents: Record<string, string[]> = {};
+    for (const name of root.getKeys({ snapshot: true })) {
+      if (typeof name !== 'string') continue;
+      const db = root.openDB({ name, encoding: 'binary', keyEncoding: 'binary' });
+      contents[name] = [...db.getRange({ snapshot: true })].map(({ key, value }) => `${(key as Buffer).toString('hex')}=${(value as Buffer).toString('hex')}`);
+    }
+    expect(Object.keys(contents)).toEqual(expect.arrayContaining(['keys', 'apis', 'root_keys', 'identities', 'verifications']));
+    return contents;
   }
 
   test(`${REQUESTS} generated invalid requests over every procedure: 4xx envelopes only, nothing changes (seed ${SEED})`, async () => {
@@ -136,6 +142,9 @@ describe('hostile input', () => {
     // Still serving, nothing stored, nothing polluted, no unexpected failure logged.
     expect((await h.call('apis.getApi', { apiId })).status).toBe(200);
     expect(await snapshot()).toEqual(before);
+    // The comparison sees a change: one valid write differs.
+    await h.createIdentity({ externalId: 'after-fuzz' });
+    expect(await snapshot()).not.toEqual(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(h.logs()).not.toContain('"level":50');
   }, 120_000);

@@ -23,18 +23,28 @@ async function scrape(h: Harness): Promise<Scrape> {
  * One histogram series, read from the text: the parser above merges a histogram's label sets
  * into one, so histograms are checked line by line.
  */
-function histogram(s: Scrape, name: string, procedure: string): { buckets: number[]; count: number } {
+function histogram(s: Scrape, name: string, procedure: string, absent: 'zero' | 'fail' = 'fail'): { buckets: number[]; count: number } {
   const sample = (suffix: string, extra = ''): RegExp => new RegExp(`^${name}_${suffix}\\{procedure="${procedure.replace('.', '\\.')}"${extra}\\} (\\S+)$`, 'gm');
   const buckets = [...s.text.matchAll(sample('bucket', ',le="[^"]+"'))].map((m) => Number(m[1]));
-  const count = Number(sample('count').exec(s.text)?.[1] ?? 0);
-  return { buckets, count };
+  const count = sample('count').exec(s.text)?.[1];
+  if (count === undefined && absent === 'fail') throw new Error(`no series ${name}{procedure="${procedure}"} in the scrape`);
+  return { buckets, count: Number(count ?? 0) };
 }
 
-function value(families: Family[], name: string, labels: Record<string, string>): number {
+/**
+ * One sample's value. A missing series is an error, so a counter that vanished fails the test;
+ * only a scrape taken before anything was counted may read it as 0 (`absent: 'zero'`).
+ */
+function value(families: Family[], name: string, labels: Record<string, string>, absent: 'zero' | 'fail' = 'fail'): number {
   const family = families.find((f) => f.name === name);
   const sample = family?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
-  if (!sample) return 0;
-  return Number(sample.value ?? sample.count);
+  if (!sample) {
+    if (absent === 'zero') return 0;
+    throw new Error(`no series ${name}${JSON.stringify(labels)} in the scrape`);
+  }
+  const number = Number(sample.value ?? sample.count);
+  expect(Number.isFinite(number), `${name}${JSON.stringify(labels)} is a number`).toBe(true);
+  return number;
 }
 
 describe('GET /metrics', () => {
@@ -50,13 +60,13 @@ describe('GET /metrics', () => {
     await h.call('keys.verifyKey', { nope: true }); // 400
     await h.call('keys.verifyKey', { key }, { rootKey: 'rk_not_a_root_key' }); // 401
     const after = await scrape(h);
-    const delta = (name: string, labels: Record<string, string>): number => value(after, name, labels) - value(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>): number => value(after, name, labels) - value(before, name, labels, 'zero');
 
     expect(delta('keygate_requests_total', { procedure: 'keys.verifyKey', status: '200' })).toBe(9);
     expect(delta('keygate_requests_total', { procedure: 'keys.verifyKey', status: '400' })).toBe(1);
     expect(delta('keygate_requests_total', { procedure: 'keys.verifyKey', status: '401' })).toBe(1);
     expect(histogram(after, 'keygate_request_duration_seconds', 'keys.verifyKey').count
-      - histogram(before, 'keygate_request_duration_seconds', 'keys.verifyKey').count).toBe(11);
+      - histogram(before, 'keygate_request_duration_seconds', 'keys.verifyKey', 'zero').count).toBe(11);
     expect(delta('keygate_verifications_total', { code: 'VALID' })).toBe(2);
     expect(delta('keygate_verifications_total', { code: 'RATE_LIMITED' })).toBe(3);
     expect(delta('keygate_verifications_total', { code: 'NOT_FOUND' })).toBe(4);
@@ -77,7 +87,7 @@ describe('GET /metrics', () => {
     // requests are not), written by the writer thread once flushed, none pending or lost.
     await h.keygate.services.recorder.flush();
     const flushed = await scrape(h);
-    const records = (result: string): number => value(flushed, 'keygate_verification_records_total', { result }) - value(before, 'keygate_verification_records_total', { result });
+    const records = (result: string): number => value(flushed, 'keygate_verification_records_total', { result }) - value(before, 'keygate_verification_records_total', { result }, 'zero');
     expect([records('written'), records('failed'), records('dropped')]).toEqual([5, 0, 0]);
     expect(value(flushed, 'keygate_verification_records_pending', {})).toBe(0);
     expect(value(flushed, 'keygate_analytics_writer_thread', {})).toBe(1);
@@ -89,7 +99,7 @@ describe('GET /metrics', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
     const after = await scrape(h);
-    expect(value(after, 'keygate_requests_total', { procedure: 'metrics', status: '200' }) - value(before, 'keygate_requests_total', { procedure: 'metrics', status: '200' })).toBe(1);
+    expect(value(after, 'keygate_requests_total', { procedure: 'metrics', status: '200' }) - value(before, 'keygate_requests_total', { procedure: 'metrics', status: '200' }, 'zero')).toBe(1);
   });
 
   it('logs one line per request with its id, procedure, status and duration, and nothing of the request', async () => {
@@ -133,7 +143,9 @@ describe('GET /metrics in the distributed mode', () => {
       const after = await scrape(h);
       // Limits are Lua scripts: every verification above ran one (batched calls count once each).
       expect(after.text).toMatch(/^keygate_redis_command_duration_seconds_count\{command="evalsha"\} [1-9]\d*$/m);
-      expect(value(after, 'keygate_redis_command_errors_total', { command: 'evalsha' })).toBe(0);
+      // The error counter is there; an evalsha series appears only with its first error.
+      expect(after.some((f) => f.name === 'keygate_redis_command_errors_total')).toBe(true);
+      expect(value(after, 'keygate_redis_command_errors_total', { command: 'evalsha' }, 'zero')).toBe(0);
       // Repeated verifications of one key are answered from the record cache.
       expect(value(after, 'keygate_cache_hits_total', { cache: 'records' })).toBeGreaterThan(0);
       expect(value(after, 'keygate_cache_misses_total', { cache: 'records' })).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PROJECT_DIR, run, spawnKeygate } from '../support/process.js';
+import { recordSecret } from '../support/run-logs.js';
 import { waitForWindowRoom } from '../support/time.js';
 
 interface Step { command: string; expected: string[] }
@@ -37,6 +38,8 @@ describe('the README example session', () => {
       await waitForWindowRoom(60_000, 10_000);
       const script = steps.map((s, i) => `echo "@@STEP ${i}"\n${s.command}`).join('\n');
       const result = await run('bash', ['-c', script], { KEYGATE: server.url });
+      // The keys the session creates (prefix wx), for the end-of-run search of the logs.
+      for (const key of result.stdout.match(/\bwx_[1-9A-HJ-NP-Za-km-z]{16,}\b/g) ?? []) recordSecret(key);
       expect(result.stderr).toBe('');
       const outputs = result.stdout.split(/^@@STEP \d+\n/m).slice(1).map((o) => o.split('\n').filter((l) => l !== ''));
       expect(outputs.length).toBe(steps.length);

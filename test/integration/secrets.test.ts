@@ -51,4 +51,51 @@ describe('plaintext keys are never stored or logged', () => {
       expect(logs.includes(secret), 'a plaintext key is in the logs').toBe(false);
     }
   });
+
+  test('keys sent where they do not belong (path, query string, other headers, bodies) are never logged nor echoed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-secrets-where-'));
+    const server = await spawnKeygate({ DATA_DIR: dir, ROOT_KEY, LOG_LEVEL: 'trace' });
+    const answers: string[] = [];
+    const secrets: string[] = [];
+    try {
+      const call = (p: string, body: unknown, rootKey: string | null = ROOT_KEY) => callKeygate(server.url, `/v2/${p}`, body, { rootKey });
+      const apiId = (await call('apis.createApi', { name: 'where' })).body.data.apiId;
+      const { key } = (await call('keys.createKey', { apiId, prefix: 'sk' })).body.data;
+      const rootKey = (await call('rootKeys.createRootKey', { name: 'where', permissions: ['api.*.read_api'] })).body.data.key;
+      secrets.push(key, rootKey);
+      for (const secret of secrets) {
+        const post = { 'content-type': 'application/json' };
+        const requests: [string, RequestInit][] = [
+          [`/v2/${secret}`, { method: 'POST', headers: post, body: '{}' }],
+          [`/v2/keys.verifyKey?key=${secret}`, { method: 'POST', headers: { ...post, authorization: `Bearer ${ROOT_KEY}` }, body: JSON.stringify({ key: 'nope' }) }],
+          [`/v2/keys.verifyKey/${secret}`, { method: 'POST', headers: post, body: '{}' }],
+          [`/${'x'.repeat(3000)}/${secret}`, { method: 'GET' }],
+          [`/v2/liveness?token=${secret}`, { method: 'GET' }],
+          [`/dashboard/${secret}`, { method: 'GET' }],
+          [`/dashboard/api/session?rootKey=${secret}`, { method: 'GET', headers: { cookie: `keygate_session=${secret}` } }],
+          ['/v2/apis.listApis', { method: 'POST', headers: { ...post, 'x-api-key': secret, 'x-custom': secret, cookie: `keygate_session=${secret}; other=${secret}` }, body: '{}' }],
+          ['/v2/apis.listApis', { method: 'POST', headers: { ...post, authorization: `Basic ${secret}` }, body: '{}' }],
+          ['/v2/apis.listApis', { method: 'POST', headers: { ...post, authorization: `Bearer ${secret} extra` }, body: '{}' }],
+          ['/v2/apis.listApis', { method: 'POST', headers: { ...post, authorization: `Bearer ${ROOT_KEY}`, 'x-keygate-csrf': secret }, body: `{"broken": "${secret}"` }],
+          ['/v2/keys.verifyKey', { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${ROOT_KEY}` }, body: secret }],
+          ['/v2/keys.verifyKey', { method: 'PUT', headers: { ...post, authorization: `Bearer ${secret}` }, body: JSON.stringify({ key: secret }) }],
+          ['/dashboard/api/session', { method: 'POST', headers: post, body: JSON.stringify({ rootKey: `${secret}x` }) }],
+        ];
+        for (const [path, init] of requests) {
+          const res = await fetch(`${server.url}${path}`, init).catch((err: unknown) => ({ status: 0, text: async () => String(err) }));
+          answers.push(`${res.status}: ${await res.text()}`);
+        }
+      }
+    } finally {
+      await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Read once the server has exited: log lines are written in batches.
+    const logs = server.output();
+    expect(logs).toContain('"requestId"');
+    for (const secret of secrets) {
+      expect(logs.includes(secret), 'a key sent in a URL, a header or a body is in the logs').toBe(false);
+      for (const answer of answers) expect(answer.includes(secret), `an answer echoes the key: ${answer.slice(0, 80)}`).toBe(false);
+    }
+  });
 });

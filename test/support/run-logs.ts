@@ -80,9 +80,12 @@ export function recordSecret(secret: string): void {
   if (dir !== null) appendFileSync(join(dir, SECRETS_DIR, `${process.pid}.txt`), `${secret}\n`);
 }
 
-/** Records the key in an answer of keys.createKey or keys.rerollKey (`path` ends with the procedure). */
+/**
+ * Records the key in an answer that issues one: keys.createKey, keys.rerollKey,
+ * rootKeys.createRootKey (`path` ends with the procedure; the dashboard calls the same paths).
+ */
 export function recordIssuedKey(path: string, body: unknown): void {
-  if (!/keys\.(createKey|rerollKey)$/.test(path)) return;
+  if (!/(keys\.(createKey|rerollKey)|rootKeys\.createRootKey)$/.test(path)) return;
   const key = (body as { data?: { key?: unknown } } | null)?.data?.key;
   if (typeof key === 'string') recordSecret(key);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { callKeygate } from '../support/harness.js';
 import { spawnKeygate } from '../support/process.js';
+import { checkAcknowledged, prepareStream, writeUntilKilled } from '../support/write-stream.js';
 
 const ROOT_KEY = 'durability_root_key_0123456789';
 
@@ -39,4 +40,26 @@ describe('what keygate acknowledged survives SIGKILL', () => {
       await second.kill();
     }
   });
+
+  test('SIGKILL in the middle of a stream of writes: every acknowledged write is there after restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-kill-stream-'));
+    const env = { DATA_DIR: dir, ROOT_KEY };
+    let server = await spawnKeygate(env);
+    try {
+      const apiId = (await callKeygate(server.url, '/v2/apis.createApi', { name: 'stream' }, { rootKey: ROOT_KEY })).body.data.apiId;
+      const target = { url: () => server.url, rootKey: ROOT_KEY, apiId };
+      const keys = await prepareStream(target, 16);
+      const outcome = await writeUntilKilled(target, keys, 600, async () => {
+        expect(await server.kill('SIGKILL')).toBeNull();
+      });
+      // Before the kill every call was answered 200; after it, calls in flight lost their connection.
+      expect(outcome.refused).toEqual([]);
+      expect(outcome.connectionErrors).toBeGreaterThan(0);
+      server = await spawnKeygate(env);
+      await checkAcknowledged(target, outcome);
+    } finally {
+      await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -37,6 +37,8 @@ describe('distributed: limit accuracy across replicas', () => {
       { name: 'big', limit: 90, duration: DURATION, autoApply: false },
     ], 5);
     const admittedByWindow = new Map<number, number>();
+    // Start just after a window edge, so the first burst falls inside one window.
+    await new Promise((resolve) => setTimeout(resolve, DURATION - (Date.now() % DURATION) + 20));
     const stopAt = Date.now() + 3 * DURATION + 500;
     let sent = 0;
     while (Date.now() < stopAt) {

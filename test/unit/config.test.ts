@@ -47,10 +47,18 @@ describe('loadConfig', () => {
       redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 60_000, hashWorkers: 1, shutdownGraceMs: 10_000,
       analyticsRetentionDays: 30, analyticsMaxResultRows: 10_000, analyticsMaxRowsRead: 10_000_000, analyticsQueryTimeoutMs: 10_000,
       logFormat: 'pretty', metrics: false, redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false,
+      sessionCookieSecure: 'auto', authFailuresPerMinute: 100,
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     // Defaults: metrics on; JSON logs unless stdout is a terminal (auto).
     expect(loadConfig({ LOG_FORMAT: 'json' })).toMatchObject({ metrics: true, logFormat: 'json' });
+  });
+
+  it('reads the session cookie and failed-authentication settings, and refuses bad ones', () => {
+    expect(loadConfig({ SESSION_COOKIE_SECURE: 'always', AUTH_FAILURES_PER_MINUTE: '30' })).toMatchObject({ sessionCookieSecure: 'always', authFailuresPerMinute: 30 });
+    const err = configError({ SESSION_COOKIE_SECURE: 'yes', AUTH_FAILURES_PER_MINUTE: '0' });
+    expect(err.problems).toHaveLength(2);
+    for (const name of ['SESSION_COOKIE_SECURE', 'AUTH_FAILURES_PER_MINUTE']) expect(err.message).toContain(name);
   });
 
   it('refuses unknown log formats and metrics switches', () => {

@@ -23,7 +23,8 @@ describe('analytics.getVerifications → 403', () => {
     }
     await h.keygate.services.recorder.flush();
     const all = await h.call('analytics.getVerifications', QUERY);
-    expect(all.body.data).toEqual([{ api_id: mine, n: 1 }, { api_id: other, n: 1 }].sort((a, b) => a.api_id.localeCompare(b.api_id)));
+    // ORDER BY compares by code unit (ids differ in case), not by locale.
+    expect(all.body.data).toEqual([{ api_id: mine, n: 1 }, { api_id: other, n: 1 }].sort((a, b) => (a.api_id < b.api_id ? -1 : 1)));
 
     const scoped = await h.rootKey([`api.${mine}.read_analytics`]);
     const res = await h.call('analytics.getVerifications', QUERY, { rootKey: scoped });

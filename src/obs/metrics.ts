@@ -74,6 +74,7 @@ export class Metrics {
   private readonly redisCommands = new Map<string, LatencyStats>();
   private readonly redisErrors = new Map<string, number>();
   private recorderStats: (() => RecorderStats) | undefined;
+  private readInFlight: (() => number) | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'keygate_', eventLoopMonitoringPrecision: 10 });
@@ -93,6 +94,8 @@ export class Metrics {
       [...this.redisCommands].flatMap(([command, s]) => histogramSamples('keygate_redis_command_duration_seconds', { command }, s)));
     this.pulled('keygate_redis_command_errors_total', 'Redis commands that failed or timed out, by command.', 'counter', () =>
       [...this.redisErrors].map(([command, n]) => ({ labels: { command }, value: n })));
+    this.pulled('keygate_requests_in_flight', 'Procedure calls whose headers have arrived and whose answer is not yet sent (shutdown waits for them).', 'gauge', () =>
+      this.readInFlight ? [{ labels: {}, value: this.readInFlight() }] : []);
     this.pulled('keygate_verification_records_total', 'Verification records (analytics) by what became of them: written, failed (the store refused them), dropped (the store fell behind).', 'counter', () => {
       const r = this.recorderStats?.();
       return r ? (['written', 'failed', 'dropped'] as const).map((result) => ({ labels: { result }, value: r[result] })) : [];
@@ -110,6 +113,11 @@ export class Metrics {
   /** Registers the verification recorder, whose counters are read at each scrape. */
   recorder(read: () => RecorderStats): void {
     this.recorderStats = read;
+  }
+
+  /** Registers the server's count of requests in flight, read at each scrape. */
+  inFlight(read: () => number): void {
+    this.readInFlight = read;
   }
 
   /** The stats object a route keeps for itself (made at start-up, bumped per request). */

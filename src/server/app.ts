@@ -52,6 +52,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   const app = uws.App();
 
   const metrics = services.metrics;
+  metrics?.inFlight(() => inFlight);
   const { docsUrl } = services.config;
   const authFailures = new AuthFailureThrottle(services.config.authFailuresPerMinute, services.now);
   // Made once: the level is fixed for the process, and asking pino per request costs.

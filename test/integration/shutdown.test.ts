@@ -37,9 +37,17 @@ describe('graceful shutdown', () => {
         + `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`);
       sockets.push(socket);
     }
-    await new Promise((resolve) => setTimeout(resolve, 300)); // every request is in keygate now
+    // Every request is in keygate (headers read, answer pending) before the signal, and the signal
+    // has been taken before the bodies are finished.
+    const inFlight = async (): Promise<number> => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      return Number(/^keygate_requests_in_flight (\d+)$/m.exec(text)?.[1] ?? -1);
+    };
+    for (let waited = 0; (await inFlight()) < 200 && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await inFlight()).toBe(200);
     const exited = server.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; !server.output().includes('shutting down') && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.output()).toContain('shutting down');
     for (const socket of sockets) socket.end(body.slice(half));
 
     const texts = await Promise.all(answers);

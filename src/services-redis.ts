@@ -19,7 +19,7 @@ import { RedisRateLimiter } from './ratelimit/redis-limiter.js';
 import { cachedStorage } from './storage/cached/open.js';
 import { RecordCache } from './storage/cached/record-cache.js';
 import { openRedisStorage } from './storage/redis/open.js';
-import type { Services } from './services.js';
+import { rememberedInProcess, type Services } from './services.js';
 import type { Storage } from './storage/types.js';
 
 /** How long the command-line tool waits for Redis before giving up with a clear message. */
@@ -74,6 +74,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     config,
     log,
     storage,
+    ...rememberedInProcess(config, storage, cache.feed, config.cacheTtlMs),
     limiter: new RedisRateLimiter({ client: limiterClient, keyPrefix: settings.keyPrefix, failMode: config.ratelimitFailMode, log }),
     recorder: new ThreadRecorder(storage.verifications, log, {
       store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,

@@ -19,6 +19,9 @@ import { SessionStore } from './dashboard/sessions.js';
 import { Metrics } from './obs/metrics.js';
 import { countingLimiter, instrumentRedis } from './obs/instrument.js';
 import type { RedisClient } from './redis/client.js';
+import type { ChangeFeed } from './cache/change-feed.js';
+import { VerificationHotSet } from './keys/hot-set.js';
+import { RootKeyAuthenticator } from './auth/root-key.js';
 
 export interface Services {
   readonly config: Config;
@@ -31,6 +34,10 @@ export interface Services {
   readonly analytics: AnalyticsQueries;
   /** Dashboard sign-ins of this process (src/dashboard/sessions.ts). */
   readonly sessions: SessionStore;
+  /** Verification entries remembered in process (src/keys/hot-set.ts). */
+  readonly hotKeys: VerificationHotSet;
+  /** Bearer authentication with remembered principals (src/auth/root-key.ts). */
+  readonly rootKeyAuth: RootKeyAuthenticator;
   /** Distributed mode only: the in-process cache of hot records, kept fresh over pub/sub. */
   readonly cache?: RecordCache;
   /** GET /metrics; absent with METRICS=off. */
@@ -68,12 +75,21 @@ async function buildModeServices(config: Config, log: Logger): Promise<Services>
     log,
     storage,
     limiter: new MemoryRateLimiter(),
+    ...rememberedInProcess(config, storage, storage.changes),
     recorder: new ThreadRecorder(storage.verifications, log, {
       store: { kind: 'lmdb', dataDir: config.dataDir }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
     analytics: new AnalyticsQueries(config, log),
     sessions: new SessionStore(),
     now: Date.now,
+  };
+}
+
+/** The in-process memory of keys and root keys, kept current by the backend's change feed. */
+export function rememberedInProcess(config: Config, storage: Storage, feed: ChangeFeed, ttlMs?: number): Pick<Services, 'hotKeys' | 'rootKeyAuth'> {
+  return {
+    hotKeys: new VerificationHotSet(storage, feed, { maxEntries: config.cacheMaxEntries, ...(ttlMs === undefined ? {} : { ttlMs }) }),
+    rootKeyAuth: new RootKeyAuthenticator(storage.rootKeys, feed),
   };
 }
 

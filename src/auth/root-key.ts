@@ -8,6 +8,7 @@ import { hashKey } from '../keys/format.js';
 import type { RootKeyStore } from '../storage/types.js';
 import type { RootKeyRecord } from '../storage/records.js';
 import type { Principal } from './permissions.js';
+import { oncePerTurn, type ChangeFeed } from '../cache/change-feed.js';
 
 /**
  * Principals by record object: stores that hand out the same object while the record is unchanged
@@ -19,6 +20,10 @@ const principals = new WeakMap<RootKeyRecord, Principal>();
 const INVALID = 'The root key is invalid or revoked. Send a valid root key as `Authorization: Bearer <root key>`.';
 
 export async function authenticate(rootKeys: RootKeyStore, authorization: string): Promise<Principal> {
+  return principalFor(await findLiveRootKey(rootKeys, authorization));
+}
+
+async function findLiveRootKey(rootKeys: RootKeyStore, authorization: string): Promise<RootKeyRecord> {
   if (authorization === '') {
     throw new ApiError('err:keygate:authentication:unauthorized', 'The Authorization header is missing. Send a root key as `Authorization: Bearer <root key>`.');
   }
@@ -26,7 +31,53 @@ export async function authenticate(rootKeys: RootKeyStore, authorization: string
   if (!match) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
   const record = await rootKeys.findByHash(hashKey(match[1] as string));
   if (!record || record.revokedAt !== undefined) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
-  return principalFor(record);
+  return record;
+}
+
+/** Authorization values remembered at most; past it the memory starts afresh. */
+const REMEMBERED_MAX = 10_000;
+
+/**
+ * Bearer authentication that remembers, per Authorization value, the principal it resolved to: a
+ * client sends the same header with every call, so the root key is hashed and looked up once. Only
+ * successes are remembered, and all of them are forgotten when any root key changes anywhere (the
+ * backend's change feed), so a revocation stops its key within an event-loop turn here, or within
+ * the pub/sub delay in distributed mode. Without a live feed nothing is remembered.
+ */
+export class RootKeyAuthenticator {
+  private readonly remembered = new Map<string, Principal>();
+  /** Bumped by every change: a lookup that started before it must not be remembered. */
+  private generation = 0;
+  private readonly catchUp: () => void;
+
+  constructor(private readonly rootKeys: RootKeyStore, private readonly feed: ChangeFeed) {
+    this.catchUp = oncePerTurn(feed);
+    feed.listen((change) => {
+      if (change.kind !== 'rootKeys' && change.kind !== 'everything') return;
+      this.generation++;
+      this.remembered.clear();
+    });
+  }
+
+  /** The principal at once when remembered, else a promise of it (rejected with the 401). */
+  authenticate(authorization: string): Principal | Promise<Principal> {
+    this.catchUp();
+    if (this.feed.live) {
+      const principal = this.remembered.get(authorization);
+      if (principal !== undefined) return principal;
+    }
+    return this.load(authorization);
+  }
+
+  private async load(authorization: string): Promise<Principal> {
+    const generation = this.generation;
+    const principal = principalFor(await findLiveRootKey(this.rootKeys, authorization));
+    if (generation === this.generation && this.feed.live) {
+      if (this.remembered.size >= REMEMBERED_MAX) this.remembered.clear();
+      this.remembered.set(authorization, principal);
+    }
+    return principal;
+  }
 }
 
 /** The caller a live root key record makes: the same object for the bearer and the dashboard's session path. */

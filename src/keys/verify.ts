@@ -11,6 +11,7 @@ import { resolveLimits, type RequestedLimit } from './limits.js';
 import { completeMigration, findPendingMigrated } from './migrated-lookup.js';
 import type { Services } from '../services.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
+import { MISSING } from './hot-set.js';
 import { ratelimitResponse } from '../routes/ratelimits.js';
 
 export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
@@ -50,37 +51,35 @@ const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' 
 export async function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): Promise<VerifyResult> {
   // Recorded with the outcome (analytics' latency_avg): the verification itself, not the transport.
   const startedAt = performance.now();
-  const { storage } = services;
-  let key = await storage.keys.findByHash(hashKey(input.key));
-  if (!key && input.migrationId !== undefined) key = await findPendingMigrated(services, principal, input.key, input.migrationId);
-  if (!key || key.workspaceId !== principal.workspaceId) return NOT_FOUND;
-  const api = await storage.apis.get(key.apiId);
-  if (!api || api.deletedAt !== undefined) return NOT_FOUND;
+  const { hotKeys } = services;
+  const hash = hashKey(input.key);
+  const found = hotKeys.peek(hash) ?? await hotKeys.load(hash);
+  let hot = found === MISSING ? null : found;
+  if (!hot && input.migrationId !== undefined) {
+    const pending = await findPendingMigrated(services, principal, input.key, input.migrationId);
+    if (pending) hot = await hotKeys.build(pending);
+  }
+  if (!hot || hot.key.workspaceId !== principal.workspaceId || hot.api === null) return NOT_FOUND;
   // The wildcard first: it is a constant (hashed once), the per-API name is built only without it.
-  if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${key.apiId}.verify_key`)) return NOT_FOUND;
+  if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${hot.key.apiId}.verify_key`)) return NOT_FOUND;
   // Only after the caller may verify this key: its first presentation completes its migration.
-  if (key.pendingMigrationId !== undefined) {
-    const completed = await completeMigration(services, key, input.key);
+  if (hot.key.pendingMigrationId !== undefined) {
+    const completed = await completeMigration(services, hot.key, input.key);
     // A slow-hash key whose secret did not match: the same answer as for a key never imported.
     if (!completed) return NOT_FOUND;
-    key = completed;
+    hot = await hotKeys.build(completed);
   }
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
-  const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
-
-  // Effective permissions: direct slugs ∪ slugs of the key's roles, resolved now so a deleted
-  // permission or role stops counting at once. Keys without roles (the common case) skip it.
-  const effective = key.roles.length === 0 ? key.permissions
-    : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
-  const result = describeKey(key, effective, identity);
+  const { key, identity } = hot;
+  const result = describeKey(key, hot.permissions, identity);
   const now = services.now();
   let code: VerifyCode = 'VALID';
   if (!key.enabled) code = 'DISABLED';
   else if (key.expires !== undefined && now > key.expires) code = 'EXPIRED';
-  else if (query && !isSatisfied(query, new Set(effective))) code = 'INSUFFICIENT_PERMISSIONS';
+  else if (query && !isSatisfied(query, hot.permissionSet)) code = 'INSUFFICIENT_PERMISSIONS';
 
   if (code === 'VALID') {
-    const applied = resolveLimits(key, identity, input.ratelimits);
+    const applied = input.ratelimits === undefined ? hot.autoLimits : resolveLimits(key, identity, input.ratelimits);
     if (applied.length > 0) {
       const [group] = await services.limiter.limit([{ checks: applied.map((a) => a.check) }]);
       result.ratelimits = applied.map((a, i) => {
@@ -96,12 +95,12 @@ export async function verifyKey(services: Services, principal: Principal, input:
   if (key.hasCredits) {
     if (code === 'VALID') {
       const cost = input.credits?.cost ?? 1;
-      const spent = await storage.keys.spendCredits(key.id, cost);
+      const spent = await services.storage.keys.spendCredits(key.id, cost);
       if (!spent.passed) code = 'USAGE_EXCEEDED';
       else if (spent.remaining !== null) spentCredits = cost;
       if (spent.remaining !== null) result.credits = spent.remaining;
     } else {
-      const credits = await storage.keys.getCredits(key.id);
+      const credits = await services.storage.keys.getCredits(key.id);
       if (credits) result.credits = credits.remaining;
     }
   }

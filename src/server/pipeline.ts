@@ -3,7 +3,6 @@
  * root key → handler → reply. Every failure lands in one catch and becomes an error envelope.
  */
 import { ApiError } from '../errors/api-error.js';
-import { authenticate } from '../auth/root-key.js';
 import { authenticateSession } from '../auth/session.js';
 import { assertJsonDepth } from '../validation/json-bounds.js';
 import type { Route, RouteContext } from '../routes/define.js';
@@ -71,7 +70,7 @@ export async function runProcedure(procedure: Procedure, info: RequestInfo, body
     const input = parseJsonBody(info, body);
     procedure.validate(input, info.path);
     const principal = info.session === null
-      ? await authenticate(services.storage.rootKeys, info.authorization)
+      ? await services.rootKeyAuth.authenticate(info.authorization)
       : await authenticateSession(services.storage.rootKeys, services.sessions, info.session, services.now());
     const data = await route.handle(new Context(input, principal, services, info.requestId, route.name));
     return route.list ? pageReply(info.requestId, data as Page<unknown>) : dataReply(info.requestId, data);

@@ -10,6 +10,7 @@
  * changed: without that, the other replicas would answer from memory for up to `ttlMs`.
  */
 import type { Invalidation, InvalidationListener } from '../../cache/invalidation.js';
+import type { Change, ChangeFeed, ChangeListener } from '../../cache/change-feed.js';
 import { Lru } from '../../cache/lru.js';
 import type { Logger } from '../../obs/log.js';
 
@@ -37,9 +38,18 @@ export class RecordCache implements InvalidationListener {
   private unpublished: { readonly message: Invalidation; readonly changedAtMs: number }[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
   private retrying = false;
+  private readonly changeListeners: ChangeListener[] = [];
+  /** The same evictions, told to the caches built on these records (the verification hot set). */
+  readonly feed: ChangeFeed;
 
   constructor(private readonly bus: CacheBus, private readonly options: RecordCacheOptions, private readonly log: Logger) {
     bus.listen(this);
+    const listeners = this.changeListeners;
+    this.feed = {
+      get live() { return bus.live; },
+      catchUp() { /* changes are pushed by the bus */ },
+      listen(listener) { listeners.push(listener); },
+    };
   }
 
   private area(name: string): Lru<unknown> {
@@ -119,10 +129,28 @@ export class RecordCache implements InvalidationListener {
   clear(): void {
     this.generation++;
     for (const lru of this.areas.values()) lru.clear();
+    this.tell({ kind: 'everything' });
+  }
+
+  private tell(change: Change): void {
+    for (const listener of this.changeListeners) listener(change);
+  }
+
+  /** An area's eviction as a change of the records verification reads; undefined for the others. */
+  private static changeOf(area: string, key: string | undefined): Change | undefined {
+    switch (area) {
+      case 'key': return key === undefined ? { kind: 'key' } : { kind: 'key', hashes: [key] };
+      case 'api': case 'identity': return key === undefined ? { kind: 'everything' } : { kind: area, id: key };
+      case 'roleSlugs': return { kind: 'roles' };
+      case 'rootKey': return { kind: 'rootKeys' };
+      default: return undefined;
+    }
   }
 
   private evict(area: string, key: string | undefined): void {
     this.generation++;
+    const change = RecordCache.changeOf(area, key);
+    if (change) this.tell(change);
     const lru = this.areas.get(area);
     if (!lru) return;
     if (key === undefined) lru.clear();

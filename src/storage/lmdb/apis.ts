@@ -1,12 +1,16 @@
 import type { ApiRecord } from '../records.js';
 import type { ApiStore, ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteChange } from './changes.js';
 
 export class LmdbApiStore implements ApiStore {
   constructor(private readonly t: LmdbTables) {}
 
   async insert(record: ApiRecord): Promise<void> {
-    await this.t.apis.put(record.id, record);
+    await this.t.root.transaction(() => {
+      this.t.apis.put(record.id, record);
+      noteChange(this.t.changes, { kind: 'api', id: record.id });
+    });
   }
 
   async get(id: string): Promise<ApiRecord | null> {
@@ -18,6 +22,7 @@ export class LmdbApiStore implements ApiStore {
       const record = this.t.apis.get(id) as ApiRecord | undefined;
       if (!record || record.deletedAt !== undefined) return false;
       this.t.apis.put(id, { ...record, deletedAt: atMs });
+      noteChange(this.t.changes, { kind: 'api', id });
       return true;
     });
   }

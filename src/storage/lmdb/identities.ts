@@ -1,6 +1,7 @@
 import type { IdentityRecord } from '../records.js';
 import { DuplicateError, type IdentityStore, type ListOptions } from '../types.js';
 import { getOrInsert, scoped, type LmdbTables } from './open.js';
+import { noteChange } from './changes.js';
 
 export class LmdbIdentityStore implements IdentityStore {
   constructor(private readonly t: LmdbTables) {}
@@ -11,6 +12,7 @@ export class LmdbIdentityStore implements IdentityStore {
       if (this.t.identityByExternalId.get(indexKey) !== undefined) throw new DuplicateError('externalId');
       this.t.identities.put(record.id, record);
       this.t.identityByExternalId.put(indexKey, record.id);
+      noteChange(this.t.changes, { kind: 'identity', id: record.id });
     });
   }
 
@@ -24,13 +26,16 @@ export class LmdbIdentityStore implements IdentityStore {
   }
 
   async getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord> {
-    return getOrInsert(this.t, this.t.identities, this.t.identityByExternalId, scoped(workspaceId, externalId), create);
+    return getOrInsert(this.t, this.t.identities, this.t.identityByExternalId, scoped(workspaceId, externalId), create,
+      (record) => noteChange(this.t.changes, { kind: 'identity', id: record.id }));
   }
 
   async update(record: IdentityRecord): Promise<void> {
     // Only while it still exists: an update racing a delete must not bring the identity back.
     await this.t.root.transaction(() => {
-      if (this.t.identities.get(record.id) !== undefined) this.t.identities.put(record.id, record);
+      if (this.t.identities.get(record.id) === undefined) return;
+      this.t.identities.put(record.id, record);
+      noteChange(this.t.changes, { kind: 'identity', id: record.id });
     });
   }
 
@@ -40,6 +45,7 @@ export class LmdbIdentityStore implements IdentityStore {
       if (!record) return false;
       this.t.identityByExternalId.remove(scoped(record.workspaceId, record.externalId));
       this.t.identities.remove(id);
+      noteChange(this.t.changes, { kind: 'identity', id });
       return true;
     });
   }

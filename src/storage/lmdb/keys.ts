@@ -2,6 +2,7 @@ import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
 import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
 import { refilled } from '../refill.js';
+import { noteChange } from './changes.js';
 
 /**
  * `<apiId>/<keyId>`: a printable separator, because lmdb-js encodes long keys that contain control
@@ -27,6 +28,7 @@ export class LmdbKeyStore implements KeyStore {
       this.t.keyByHash.put(record.hash, record.id);
       this.t.keyByApi.put(byApi(record.apiId, record.id), record.id);
       if (credits) this.t.credits.put(record.id, credits);
+      noteChange(this.t.changes, { kind: 'key', id: record.id, hashes: [record.hash] });
     });
   }
 
@@ -77,6 +79,7 @@ export class LmdbKeyStore implements KeyStore {
       // hasCredits belongs to the credits counter; a record change never changes it.
       const stored = { ...record, id, hasCredits: previous.hasCredits };
       this.t.keys.put(id, stored);
+      noteChange(this.t.changes, { kind: 'key', id, hashes: previous.hash === record.hash ? [record.hash] : [previous.hash, record.hash] });
       return stored;
     });
   }
@@ -89,6 +92,7 @@ export class LmdbKeyStore implements KeyStore {
       this.t.keyByApi.remove(byApi(record.apiId, id));
       this.t.credits.remove(id);
       this.t.keys.remove(id);
+      noteChange(this.t.changes, { kind: 'key', id, hashes: [record.hash] });
       return true;
     });
   }
@@ -112,7 +116,10 @@ export class LmdbKeyStore implements KeyStore {
       if (!record) return false;
       if (credits) this.t.credits.put(keyId, credits);
       else this.t.credits.remove(keyId);
-      if (record.hasCredits !== (credits !== null)) this.t.keys.put(keyId, { ...record, hasCredits: credits !== null });
+      if (record.hasCredits !== (credits !== null)) {
+        this.t.keys.put(keyId, { ...record, hasCredits: credits !== null });
+        noteChange(this.t.changes, { kind: 'key', id: keyId, hashes: [record.hash] });
+      }
       return true;
     });
   }
@@ -144,7 +151,10 @@ export class LmdbKeyStore implements KeyStore {
         ...(refill && lastRefillAt !== undefined ? { lastRefillAt } : {}),
       };
       this.t.credits.put(keyId, next);
-      if (!record.hasCredits) this.t.keys.put(keyId, { ...record, hasCredits: true });
+      if (!record.hasCredits) {
+        this.t.keys.put(keyId, { ...record, hasCredits: true });
+        noteChange(this.t.changes, { kind: 'key', id: keyId, hashes: [record.hash] });
+      }
       return next;
     });
   }

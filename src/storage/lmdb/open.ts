@@ -17,6 +17,8 @@ import { LmdbRoleStore } from './roles.js';
 import { LmdbOverrideStore } from './overrides.js';
 import { LmdbMigrationStore } from './migrations.js';
 import { LmdbVerificationStore } from './verifications.js';
+import { LmdbChangeFeed } from './changes.js';
+import type { ChangeFeed } from '../../cache/change-feed.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
 export interface LmdbTables {
@@ -49,6 +51,8 @@ export interface LmdbTables {
   readonly verifications: Database;
   /** [granularity, bucket start, dimensions digest] → rollup row tuple (verifications.ts). */
   readonly verificationRollups: Database;
+  /** Sequence-numbered log of changes to what verification reads (changes.ts). */
+  readonly changes: Database;
 }
 
 export interface LmdbStorageOptions {
@@ -58,7 +62,7 @@ export interface LmdbStorageOptions {
   readonly verificationsRetained?: number;
 }
 
-export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {}): Storage {
+export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {}): Storage & { readonly changes: ChangeFeed } {
   mkdirSync(dataDir, { recursive: true });
   // noSubdir is explicit: lmdb guesses it from the path, and would take a folder named like
   // `keygate.data` (or mktemp's /tmp/tmp.XXXX) for a file and fail with "Is a directory".
@@ -104,6 +108,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     // every one put them in the LRU for nothing (profiles of verifyKey over many keys).
     verifications: root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') }),
     verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
+    changes: root.openDB({ name: 'changes', encoding: 'msgpack' }),
   };
   let closed = false;
   return {
@@ -117,6 +122,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrides: new LmdbOverrideStore(t),
     migrations: new LmdbMigrationStore(t),
     verifications: new LmdbVerificationStore(t, options.verificationsRetained ?? 1_000_000),
+    changes: new LmdbChangeFeed(t.changes),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;
@@ -136,6 +142,7 @@ export const scoped = (workspaceId: string, value: string): string => `${workspa
  */
 export async function getOrInsert<T extends { id: string }>(
   t: LmdbTables, records: Database, index: Database<string, string>, indexKey: string, create: () => T,
+  inserted?: (record: T) => void,
 ): Promise<T> {
   const id = index.get(indexKey);
   if (id !== undefined) return records.get(id) as T;
@@ -145,6 +152,7 @@ export async function getOrInsert<T extends { id: string }>(
     const record = create();
     records.put(record.id, record);
     index.put(indexKey, record.id);
+    inserted?.(record);
     return record;
   });
 }

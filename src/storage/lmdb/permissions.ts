@@ -1,6 +1,7 @@
 import type { KeyRecord, PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type PermissionStore } from '../types.js';
 import { scoped, type LmdbTables } from './open.js';
+import { noteChange } from './changes.js';
 
 /** Slugs and role names are unique case-insensitively, so their index keys are lower-cased. */
 export const foldedKey = (workspaceId: string, value: string): string => scoped(workspaceId, value.toLowerCase());
@@ -17,7 +18,10 @@ export function rewriteKeys(t: LmdbTables, workspaceId: string, change: (key: Ke
     const next = change(key);
     if (next) changed.push(next);
   }
-  for (const key of changed) t.keys.put(key.id, key);
+  for (const key of changed) {
+    t.keys.put(key.id, key);
+    noteChange(t.changes, { kind: 'key', id: key.id, hashes: [key.hash] });
+  }
 }
 
 export class LmdbPermissionStore implements PermissionStore {
@@ -99,6 +103,7 @@ export class LmdbPermissionStore implements PermissionStore {
       rewriteKeys(this.t, record.workspaceId, (key) => key.permissions.some((p) => p.toLowerCase() === folded)
         ? { ...key, permissions: key.permissions.filter((p) => p.toLowerCase() !== folded) }
         : null);
+      noteChange(this.t.changes, { kind: 'roles' });
       return true;
     });
   }

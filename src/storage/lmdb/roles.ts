@@ -2,6 +2,7 @@ import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type RoleStore } from '../types.js';
 import type { LmdbTables } from './open.js';
 import { foldedKey, rewriteKeys } from './permissions.js';
+import { noteChange } from './changes.js';
 
 export class LmdbRoleStore implements RoleStore {
   constructor(private readonly t: LmdbTables) {}
@@ -12,6 +13,7 @@ export class LmdbRoleStore implements RoleStore {
       if (this.t.roleByName.get(indexKey) !== undefined) throw new DuplicateError('name');
       this.t.roles.put(record.id, { ...record, permissionIds: [...new Set(record.permissionIds)] });
       this.t.roleByName.put(indexKey, record.id);
+      noteChange(this.t.changes, { kind: 'roles' });
     });
   }
 
@@ -49,6 +51,7 @@ export class LmdbRoleStore implements RoleStore {
       if (!role) return null;
       const next: RoleRecord = { ...role, permissionIds: [...new Set(permissionIds)] };
       this.t.roles.put(roleId, next);
+      noteChange(this.t.changes, { kind: 'roles' });
       return next;
     });
   }
@@ -82,6 +85,7 @@ export class LmdbRoleStore implements RoleStore {
       rewriteKeys(this.t, record.workspaceId, (key) => key.roles.some((r) => r.toLowerCase() === folded)
         ? { ...key, roles: key.roles.filter((r) => r.toLowerCase() !== folded) }
         : null);
+      noteChange(this.t.changes, { kind: 'roles' });
       return true;
     });
   }

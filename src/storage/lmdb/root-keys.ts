@@ -1,6 +1,7 @@
 import type { RootKeyRecord } from '../records.js';
 import type { RootKeyStore } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteChange } from './changes.js';
 
 export class LmdbRootKeyStore implements RootKeyStore {
   constructor(private readonly t: LmdbTables) {}
@@ -11,6 +12,7 @@ export class LmdbRootKeyStore implements RootKeyStore {
       if (previous && previous.hash !== record.hash) this.t.rootKeyByHash.remove(previous.hash);
       this.t.rootKeys.put(record.id, record);
       this.t.rootKeyByHash.put(record.hash, record.id);
+      noteChange(this.t.changes, { kind: 'rootKeys' });
     });
   }
 
@@ -34,6 +36,7 @@ export class LmdbRootKeyStore implements RootKeyStore {
       const record = this.t.rootKeys.get(id) as RootKeyRecord | undefined;
       if (!record) return false;
       if (record.revokedAt === undefined) this.t.rootKeys.put(id, { ...record, revokedAt: atMs });
+      noteChange(this.t.changes, { kind: 'rootKeys' });
       return true;
     });
   }
@@ -44,6 +47,7 @@ export class LmdbRootKeyStore implements RootKeyStore {
       if (!record) return;
       this.t.rootKeyByHash.remove(record.hash);
       this.t.rootKeys.remove(id);
+      noteChange(this.t.changes, { kind: 'rootKeys' });
     });
   }
 }

@@ -1,0 +1,166 @@
+/**
+ * The verification hot set: key hash → everything verifying that key reads (the key, its API, its
+ * identity, its effective permissions, its auto-applied limits), built once from storage and then
+ * answered from a Map. "No such key" is remembered too, so unknown keys cost one lookup as well.
+ *
+ * Entries are immutable and dropped, never patched, when the backend's change feed reports a change
+ * to anything they were built from: writes of this process and of every other one (the CLI on the
+ * same folder, other replicas). While the feed is not live nothing is remembered. Bounded: past
+ * `maxEntries` the oldest entry goes (insertion order; a hit does not reorder, which would cost a
+ * Map delete and insert per verification).
+ */
+import type { Change, ChangeFeed } from '../cache/change-feed.js';
+import { oncePerTurn } from '../cache/change-feed.js';
+import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
+import type { Storage } from '../storage/types.js';
+import { resolveLimits, type AppliedLimit } from './limits.js';
+
+export interface HotKey {
+  readonly key: KeyRecord;
+  /** Null when the API is gone: the key is then NOT_FOUND. */
+  readonly api: ApiRecord | null;
+  readonly identity: IdentityRecord | null;
+  /** Direct permission slugs ∪ those of the key's roles. */
+  readonly permissions: readonly string[];
+  readonly permissionSet: ReadonlySet<string>;
+  /** The limits a verification that names none applies (the auto-applied ones). */
+  readonly autoLimits: readonly AppliedLimit[];
+  /** Date.now() when built, for the time-to-live. */
+  readonly builtAtMs: number;
+}
+
+/** Remembered "no key has this hash". */
+export const MISSING = Symbol('missing key');
+export type HotLookup = HotKey | typeof MISSING;
+
+/** How a remembered "no such key" is held: with its age, like an entry. */
+interface Missing { readonly missing: true; readonly builtAtMs: number }
+
+export interface HotSetOptions {
+  readonly maxEntries: number;
+  /** Entries older than this are rebuilt (a safety net where changes travel over pub/sub). */
+  readonly ttlMs?: number;
+  readonly now?: () => number;
+}
+
+export class VerificationHotSet {
+  private readonly entries = new Map<string, HotKey | Missing>();
+  /** identity id → hashes of remembered keys linked to it. */
+  private readonly byIdentity = new Map<string, Set<string>>();
+  /** Bumped by every change: a build that started before it must not be stored. */
+  private generation = 0;
+  private readonly catchUp: () => void;
+  private readonly now: () => number;
+  hits = 0;
+  misses = 0;
+  evictions = 0;
+
+  constructor(private readonly storage: Storage, private readonly feed: ChangeFeed, private readonly options: HotSetOptions) {
+    this.catchUp = oncePerTurn(feed);
+    this.now = options.now ?? Date.now;
+    feed.listen((change) => this.changed(change));
+  }
+
+  /** The remembered entry for `hash`, or undefined when it must be loaded. */
+  peek(hash: string): HotLookup | undefined {
+    this.catchUp();
+    const entry = this.entries.get(hash);
+    if (entry === undefined || !this.feed.live) return undefined;
+    if (this.options.ttlMs !== undefined && this.now() - entry.builtAtMs > this.options.ttlMs) {
+      this.forget(hash);
+      return undefined;
+    }
+    this.hits++;
+    return 'missing' in entry ? MISSING : entry;
+  }
+
+  /** Builds the entry from storage and remembers it unless something changed meanwhile. */
+  async load(hash: string): Promise<HotLookup> {
+    this.misses++;
+    const generation = this.generation;
+    const builtAtMs = this.now();
+    const key = await this.storage.keys.findByHash(hash);
+    const entry = key ? await this.build(key) : MISSING;
+    if (generation === this.generation && this.feed.live) this.remember(hash, entry, builtAtMs);
+    return entry;
+  }
+
+  /** The entry for `key` as stored now, not remembered (keys read another way: migrations). */
+  async build(key: KeyRecord): Promise<HotKey> {
+    const builtAtMs = this.now();
+    const { storage } = this;
+    const api = await storage.apis.get(key.apiId);
+    const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
+    const permissions = key.roles.length === 0 ? key.permissions
+      : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
+    return Object.freeze({
+      key, api: api && api.deletedAt === undefined ? api : null, identity,
+      permissions, permissionSet: new Set(permissions),
+      autoLimits: resolveLimits(key, identity, undefined), builtAtMs,
+    });
+  }
+
+  private remember(hash: string, entry: HotLookup, builtAtMs: number): void {
+    this.forget(hash);
+    this.entries.set(hash, entry === MISSING ? { missing: true, builtAtMs } : entry);
+    const identityId = entry === MISSING ? undefined : entry.key.identityId;
+    if (identityId !== undefined) {
+      let hashes = this.byIdentity.get(identityId);
+      if (!hashes) this.byIdentity.set(identityId, hashes = new Set());
+      hashes.add(hash);
+    }
+    if (this.entries.size > this.options.maxEntries) {
+      this.forget(this.entries.keys().next().value as string);
+      this.evictions++;
+    }
+  }
+
+  private forget(hash: string): void {
+    const entry = this.entries.get(hash);
+    if (entry === undefined) return;
+    this.entries.delete(hash);
+    const identityId = 'missing' in entry ? undefined : entry.key.identityId;
+    if (identityId !== undefined) {
+      const hashes = this.byIdentity.get(identityId);
+      hashes?.delete(hash);
+      if (hashes?.size === 0) this.byIdentity.delete(identityId);
+    }
+  }
+
+  private changed(change: Change): void {
+    this.generation++;
+    switch (change.kind) {
+      case 'key':
+        if (change.hashes === undefined || change.hashes.length === 0) this.clear();
+        else for (const hash of change.hashes) this.forget(hash);
+        break;
+      case 'identity':
+        for (const hash of [...this.byIdentity.get(change.id) ?? []]) this.forget(hash);
+        break;
+      case 'api':
+        this.forgetWhere((entry) => entry.key.apiId === change.id);
+        break;
+      case 'roles':
+        this.forgetWhere((entry) => entry.key.roles.length > 0);
+        break;
+      case 'rootKeys':
+        break;
+      default:
+        this.clear();
+    }
+  }
+
+  private forgetWhere(test: (entry: HotKey) => boolean): void {
+    for (const [hash, entry] of [...this.entries]) if (!('missing' in entry) && test(entry)) this.forget(hash);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.byIdentity.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

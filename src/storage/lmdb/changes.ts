@@ -1,0 +1,86 @@
+/**
+ * The change log of the embedded backend: every write transaction that changes a record
+ * verification reads (keys, APIs, identities, roles, permissions, root keys) appends what it
+ * changed, under a sequence number kept in the same database. Every process writing the folder
+ * (the server, the `keygate` CLI, the analytics threads) appends through the stores, and LMDB
+ * serializes writers, so the sequence has no gaps and no duplicates. A server reads the sequence
+ * once per event-loop turn (one small read) and the entries past the one it saw last, which is
+ * how its in-memory caches hear of a revocation made by the CLI within a turn.
+ *
+ * The log is trimmed to its last LOG_KEPT entries; a reader that fell further behind than that
+ * (it cannot, while it serves) is told that everything changed.
+ */
+import type { Database } from 'lmdb';
+import type { Change, ChangeFeed, ChangeListener } from '../../cache/change-feed.js';
+
+/** Key 0 holds the last sequence number; entries are at 1, 2, 3, … */
+const SEQUENCE = 0;
+const LOG_KEPT = 100_000;
+/** Trimming runs when the sequence crosses a multiple of this. */
+const TRIM_EVERY = 10_000;
+
+/** Compact entries: the log is written with every key change. */
+type Entry = readonly [kind: Change['kind'], id?: string, ...hashes: string[]];
+
+/** Inside a write transaction: appends `change` to the log. */
+export function noteChange(changes: Database, change: Change): void {
+  const sequence = ((changes.get(SEQUENCE) as number | undefined) ?? 0) + 1;
+  changes.put(SEQUENCE, sequence);
+  changes.put(sequence, encode(change));
+  if (sequence % TRIM_EVERY === 0 && sequence > LOG_KEPT) {
+    for (const key of changes.getKeys({ start: 1, end: sequence - LOG_KEPT })) changes.remove(key);
+  }
+}
+
+function encode(change: Change): Entry {
+  switch (change.kind) {
+    case 'key': return ['key', change.id ?? '', ...(change.hashes ?? [])];
+    case 'api': case 'identity': return [change.kind, change.id];
+    default: return [change.kind];
+  }
+}
+
+function decode(entry: Entry): Change {
+  const [kind, id, ...hashes] = entry;
+  switch (kind) {
+    case 'key': return { kind, ...(id ? { id } : {}), hashes };
+    case 'api': case 'identity': return { kind, id: id! };
+    default: return { kind };
+  }
+}
+
+export class LmdbChangeFeed implements ChangeFeed {
+  private readonly listeners: ChangeListener[] = [];
+  private seen: number;
+  readonly live = true;
+
+  constructor(private readonly changes: Database) {
+    this.seen = this.sequence();
+  }
+
+  private sequence(): number {
+    return (this.changes.get(SEQUENCE) as number | undefined) ?? 0;
+  }
+
+  listen(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  catchUp(): void {
+    const last = this.sequence();
+    if (last === this.seen) return;
+    let expected = this.seen + 1;
+    for (const { key, value } of this.changes.getRange({ start: expected, end: last + 1 })) {
+      if (key !== expected) break;
+      this.emit(decode(value as Entry));
+      expected++;
+    }
+    // Entries this reader never saw were trimmed: what it remembers may be stale.
+    if (expected !== last + 1) this.emit({ kind: 'everything' });
+    this.seen = last;
+  }
+
+  private emit(change: Change): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

@@ -7,11 +7,12 @@
 import type { Principal } from '../auth/permissions.js';
 import { hashKey } from './format.js';
 import { isSatisfied, parsePermissionQuery } from './permission-query.js';
-import { resolveLimits, type RequestedLimit } from './limits.js';
+import { resolveLimits, type AppliedLimit, type RequestedLimit } from './limits.js';
 import { completeMigration, findPendingMigrated } from './migrated-lookup.js';
 import type { Services } from '../services.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
-import { MISSING } from './hot-set.js';
+import { MISSING, type HotKey } from './hot-set.js';
+import type { LimitGroupResult } from '../ratelimit/types.js';
 import { ratelimitResponse } from '../routes/ratelimits.js';
 
 export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
@@ -47,28 +48,39 @@ export interface VerifyResult {
 
 const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' }) as VerifyResult;
 
-/** `requestId` labels the verification's record (analytics). */
-export async function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): Promise<VerifyResult> {
+/**
+ * Answers at once when everything needed is in memory (a remembered key, limits the limiter decides
+ * in process, no credits): most verifications then never wait on a promise. Anything that needs
+ * storage continues asynchronously. `requestId` labels the verification's record (analytics).
+ */
+export function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): VerifyResult | Promise<VerifyResult> {
   // Recorded with the outcome (analytics' latency_avg): the verification itself, not the transport.
   const startedAt = performance.now();
-  const { hotKeys } = services;
   const hash = hashKey(input.key);
-  const found = hotKeys.peek(hash) ?? await hotKeys.load(hash);
+  const found = services.hotKeys.peek(hash);
+  if (found === undefined || (found === MISSING && input.migrationId !== undefined)) {
+    return lookUpAndVerify(services, principal, input, requestId, hash, startedAt);
+  }
+  return verifyFound(services, principal, input, requestId, found === MISSING ? null : found, startedAt);
+}
+
+async function lookUpAndVerify(services: Services, principal: Principal, input: VerifyInput, requestId: string, hash: string, startedAt: number): Promise<VerifyResult> {
+  const { hotKeys } = services;
+  const found = await hotKeys.load(hash);
   let hot = found === MISSING ? null : found;
   if (!hot && input.migrationId !== undefined) {
     const pending = await findPendingMigrated(services, principal, input.key, input.migrationId);
     if (pending) hot = await hotKeys.build(pending);
   }
+  return verifyFound(services, principal, input, requestId, hot, startedAt);
+}
+
+function verifyFound(services: Services, principal: Principal, input: VerifyInput, requestId: string, hot: HotKey | null, startedAt: number): VerifyResult | Promise<VerifyResult> {
   if (!hot || hot.key.workspaceId !== principal.workspaceId || hot.api === null) return NOT_FOUND;
   // The wildcard first: it is a constant (hashed once), the per-API name is built only without it.
   if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${hot.key.apiId}.verify_key`)) return NOT_FOUND;
   // Only after the caller may verify this key: its first presentation completes its migration.
-  if (hot.key.pendingMigrationId !== undefined) {
-    const completed = await completeMigration(services, hot.key, input.key);
-    // A slow-hash key whose secret did not match: the same answer as for a key never imported.
-    if (!completed) return NOT_FOUND;
-    hot = await hotKeys.build(completed);
-  }
+  if (hot.key.pendingMigrationId !== undefined) return migrateAndVerify(services, principal, input, requestId, hot.key, startedAt);
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const { key, identity } = hot;
   const result = describeKey(key, hot.permissions, identity);
@@ -77,38 +89,70 @@ export async function verifyKey(services: Services, principal: Principal, input:
   if (!key.enabled) code = 'DISABLED';
   else if (key.expires !== undefined && now > key.expires) code = 'EXPIRED';
   else if (query && !isSatisfied(query, hot.permissionSet)) code = 'INSUFFICIENT_PERMISSIONS';
+  const step: Step = { services, input, requestId, hot, result, code, now, startedAt };
+  if (code !== 'VALID') return spendAndFinish(step);
+  const applied = input.ratelimits === undefined ? hot.autoLimits : resolveLimits(key, identity, input.ratelimits);
+  if (applied.length === 0) return spendAndFinish(step);
+  const groups = [{ checks: applied.map((a) => a.check) }];
+  const { limiter } = services;
+  if (limiter.limitNow !== undefined) return spendAndFinish(applyLimits(step, applied, limiter.limitNow(groups)[0]!));
+  return limiter.limit(groups).then(([group]) => spendAndFinish(applyLimits(step, applied, group!)));
+}
 
-  if (code === 'VALID') {
-    const applied = input.ratelimits === undefined ? hot.autoLimits : resolveLimits(key, identity, input.ratelimits);
-    if (applied.length > 0) {
-      const [group] = await services.limiter.limit([{ checks: applied.map((a) => a.check) }]);
-      result.ratelimits = applied.map((a, i) => {
-        const r = group!.results[i]!;
-        return { id: a.id, name: a.name, limit: a.check.limit, duration: a.check.durationMs, reset: r.resetAtMs,
-          remaining: r.remaining, exceeded: !r.passed, autoApply: a.autoApply };
-      });
-      if (!group!.passed) code = 'RATE_LIMITED';
-    }
-  }
+async function migrateAndVerify(services: Services, principal: Principal, input: VerifyInput, requestId: string, key: KeyRecord, startedAt: number): Promise<VerifyResult> {
+  const completed = await completeMigration(services, key, input.key);
+  // A slow-hash key whose secret did not match: the same answer as for a key never imported.
+  if (!completed) return NOT_FOUND;
+  return verifyFound(services, principal, input, requestId, await services.hotKeys.build(completed), startedAt);
+}
 
-  let spentCredits = 0;
-  if (key.hasCredits) {
-    if (code === 'VALID') {
-      const cost = input.credits?.cost ?? 1;
-      const spent = await services.storage.keys.spendCredits(key.id, cost);
-      if (!spent.passed) code = 'USAGE_EXCEEDED';
-      else if (spent.remaining !== null) spentCredits = cost;
-      if (spent.remaining !== null) result.credits = spent.remaining;
-    } else {
-      const credits = await services.storage.keys.getCredits(key.id);
-      if (credits) result.credits = credits.remaining;
-    }
+/** A verification past its lookup and checks, carried through the limits and credits. */
+interface Step {
+  readonly services: Services;
+  readonly input: VerifyInput;
+  readonly requestId: string;
+  readonly hot: HotKey;
+  readonly result: VerifyResult;
+  code: VerifyCode;
+  readonly now: number;
+  readonly startedAt: number;
+}
+
+function applyLimits(step: Step, applied: readonly AppliedLimit[], group: LimitGroupResult): Step {
+  step.result.ratelimits = applied.map((a, i) => {
+    const r = group.results[i]!;
+    return { id: a.id, name: a.name, limit: a.check.limit, duration: a.check.durationMs, reset: r.resetAtMs,
+      remaining: r.remaining, exceeded: !r.passed, autoApply: a.autoApply };
+  });
+  if (!group.passed) step.code = 'RATE_LIMITED';
+  return step;
+}
+
+function spendAndFinish(step: Step): VerifyResult | Promise<VerifyResult> {
+  const { key } = step.hot;
+  if (!key.hasCredits) return finish(step, 0);
+  const keys = step.services.storage.keys;
+  if (step.code !== 'VALID') {
+    return keys.getCredits(key.id).then((credits) => {
+      if (credits) step.result.credits = credits.remaining;
+      return finish(step, 0);
+    });
   }
+  const cost = step.input.credits?.cost ?? 1;
+  return keys.spendCredits(key.id, cost).then((spent) => {
+    if (!spent.passed) step.code = 'USAGE_EXCEEDED';
+    if (spent.remaining !== null) step.result.credits = spent.remaining;
+    return finish(step, spent.passed && spent.remaining !== null ? cost : 0);
+  });
+}
+
+function finish(step: Step, spentCredits: number): VerifyResult {
+  const { result, code, hot: { key, identity }, input } = step;
   result.valid = code === 'VALID';
   result.code = code;
   // Buffered, not written here: recording never delays the answer.
-  services.recorder.record({
-    time: now, requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits, latency: performance.now() - startedAt,
+  step.services.recorder.record({
+    time: step.now, requestId: step.requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits, latency: performance.now() - step.startedAt,
     ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
     ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
   });

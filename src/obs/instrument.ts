@@ -3,22 +3,25 @@
  * and the Redis clients' round trips. Each adds one callback per call, no allocation of its own
  * on the path of a request that does not use them.
  */
-import type { RateLimiter } from '../ratelimit/types.js';
+import type { LimitGroup, LimitGroupResult, RateLimiter } from '../ratelimit/types.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Metrics } from './metrics.js';
 
 /** Every check's outcome (ratelimit.limit, multiLimit and verifyKey limits all pass here). */
 export function countingLimiter(inner: RateLimiter, metrics: Metrics): RateLimiter {
-  return {
-    limit: (groups) => inner.limit(groups).then((results) => {
-      for (const group of results) {
-        for (const check of group.results) {
-          if (check.passed) metrics.ratelimit.passed++;
-          else metrics.ratelimit.denied++;
-        }
+  const count = (results: LimitGroupResult[]): LimitGroupResult[] => {
+    for (const group of results) {
+      for (const check of group.results) {
+        if (check.passed) metrics.ratelimit.passed++;
+        else metrics.ratelimit.denied++;
       }
-      return results;
-    }),
+    }
+    return results;
+  };
+  const limitNow = inner.limitNow?.bind(inner);
+  return {
+    limit: (groups) => inner.limit(groups).then(count),
+    ...(limitNow ? { limitNow: (groups: readonly LimitGroup[]) => count(limitNow(groups)) } : {}),
     close: () => inner.close(),
   };
 }

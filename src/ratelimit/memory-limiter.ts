@@ -29,6 +29,10 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
+    return this.limitNow(groups);
+  }
+
+  limitNow(groups: readonly LimitGroup[]): LimitGroupResult[] {
     const nowMs = this.now();
     return groups.map((group) => this.limitGroup(group, nowMs));
   }

@@ -63,5 +63,7 @@ export interface LimitGroupResult {
  */
 export interface RateLimiter {
   limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]>;
+  /** The same decision made at once, where the counters live in this process (the memory limiter). */
+  limitNow?(groups: readonly LimitGroup[]): LimitGroupResult[];
   close(): Promise<void>;
 }

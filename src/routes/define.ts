@@ -35,9 +35,10 @@ export interface Route<I = unknown, O = unknown> {
   readonly responseSchema?: Readonly<Record<string, unknown>> | null;
   /**
    * Resolves to the response `data`, or to `undefined` for procedures whose success body has no
-   * `data` (Unkey's deleteIdentity). Throws ApiError for request faults.
+   * `data` (Unkey's deleteIdentity). Throws ApiError for request faults. A handler that can answer
+   * without I/O may return the data itself: the answer then goes out in the same turn.
    */
-  handle(ctx: RouteContext<I>): Promise<O>;
+  handle(ctx: RouteContext<I>): Promise<O> | O;
   /**
    * List procedures (Unkey's listKeys, listIdentities, …): the handler resolves to a `Page`, and
    * the pipeline sends `{meta, data: page.data, pagination: page.pagination}` instead of wrapping

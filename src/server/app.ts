@@ -127,8 +127,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
             : { ...failure(err, info, services, procedure.route.name), close: true }, label, stats);
           return;
         }
-        runProcedure(procedure, info, body, services)
-          .then((reply) => finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats));
+        const answered = (reply: Reply): void => finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats);
+        const reply = runProcedure(procedure, info, body, services);
+        if (reply instanceof Promise) void reply.then(answered);
+        else answered(reply);
       });
     });
   }

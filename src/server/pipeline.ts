@@ -64,19 +64,33 @@ class Context implements RouteContext<unknown> {
   }
 }
 
-export async function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services): Promise<Reply> {
+/**
+ * The reply itself when nothing on the way needed I/O (a remembered root key, a handler that
+ * answered at once), else a promise of it: the common verifyKey is answered in the turn its body
+ * arrived, without a promise.
+ */
+export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services): Reply | Promise<Reply> {
   const { route } = procedure;
+  const failed = (err: unknown): Reply => failure(err, info, services, route.name);
   try {
     const input = parseJsonBody(info, body);
     procedure.validate(input, info.path);
     const principal = info.session === null
-      ? await services.rootKeyAuth.authenticate(info.authorization)
-      : await authenticateSession(services.storage.rootKeys, services.sessions, info.session, services.now());
-    const data = await route.handle(new Context(input, principal, services, info.requestId, route.name));
-    return route.list ? pageReply(info.requestId, data as Page<unknown>) : dataReply(info.requestId, data);
+      ? services.rootKeyAuth.authenticate(info.authorization)
+      : authenticateSession(services.storage.rootKeys, services.sessions, info.session, services.now());
+    if (principal instanceof Promise) return principal.then((p) => handle(procedure, input, p, info, services)).catch(failed);
+    const reply = handle(procedure, input, principal, info, services);
+    return reply instanceof Promise ? reply.catch(failed) : reply;
   } catch (err) {
-    return failure(err, info, services, route.name);
+    return failed(err);
   }
+}
+
+function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services): Reply | Promise<Reply> {
+  const { route } = procedure;
+  const data = route.handle(new Context(input, principal, services, info.requestId, route.name));
+  const reply = (value: unknown): Reply => route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
+  return data instanceof Promise ? data.then(reply) : reply(data);
 }
 
 /** Turns anything thrown into an error reply; faults are logged with the request id. */

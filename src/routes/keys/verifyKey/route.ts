@@ -39,16 +39,19 @@ export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
       migrationId: { type: 'string', maxLength: 256 },
     },
   },
-  async handle({ input, principal, services, requestId }) {
+  handle({ input, principal, services, requestId }) {
     // A root key that may verify nothing at all gets the spec's 403 before any lookup, which
     // reveals nothing; one scoped to other APIs gets NOT_FOUND for keys outside its scope.
     if (!hasActionOnAny(principal, 'api', 'verify_key')) {
       throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");
     }
-    const result = await verifyKey(services, principal, input, requestId);
     // Here, not in verifyKey: every outcome counts, NOT_FOUND included (analytics records only
     // verifications of keys that exist).
-    services.metrics?.verification(result.code);
-    return result;
+    const counted = (result: VerifyResult): VerifyResult => {
+      services.metrics?.verification(result.code);
+      return result;
+    };
+    const result = verifyKey(services, principal, input, requestId);
+    return result instanceof Promise ? result.then(counted) : counted(result);
   },
 });

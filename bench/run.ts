@@ -23,6 +23,7 @@ import { log } from './lib/progress.js';
 import { runAtRate } from './lib/rate.js';
 import { diffCalls, monitorCommands, redisCalls } from './lib/redis-calls.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
+import { readCpu, usPerRequest } from './lib/cpu.js';
 import { formatHashing, runHashing } from './hashing.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import autocannon from 'autocannon';
@@ -69,7 +70,6 @@ const settings = {
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 const budgets = JSON.parse(readFileSync(join(BENCH_DIR, 'budgets.json'), 'utf8')) as Budgets;
-const RATE = budgets.rate;
 
 function ensureWrk(): void {
   if (spawnSync('wrk', ['-v']).error === undefined) return;
@@ -88,9 +88,9 @@ async function main(): Promise<number> {
   const started = Date.now();
   const work = tempDir('files');
   const results: Results = {
-    date: new Date().toISOString(), settings, rate: RATE,
+    date: new Date().toISOString(), settings,
     machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${spawnSync('uname', ['-sr'], { encoding: 'utf8' }).stdout.trim()}`,
-    loadavgBefore: loadavg(), throughput: {}, latency: {}, calls: {}, seeding: {},
+    loadavgBefore: loadavg(), throughput: {}, latency: {}, latencyBaseline: {}, calls: {}, seeding: {},
   };
   log(`keygate bench ${quick ? '(quick) ' : ''}— ${results.machine}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
@@ -153,16 +153,22 @@ async function main(): Promise<number> {
   }
 
   // Max throughput: rounds interleave the baseline and every scenario, medians over rounds.
-  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, ${settings.rounds} round(s), server on CPU 0, wrk on CPU 1`);
-  const raw: Record<string, WrkResult[]> = {};
-  const add = (key: string, r: WrkResult): void => { (raw[key] ??= []).push(r); };
+  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
+  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
+  const raw: Record<string, Measured[]> = {};
+  /** One wrk run, with the CPU every thread of the server spent per request meanwhile. */
+  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<void> => {
+    const before = readCpu(pid);
+    const r = await run();
+    (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests) });
+  };
   for (let round = 1; round <= settings.rounds; round++) {
-    add('baseline', await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} baseline` }));
+    await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} baseline` }));
     for (const s of servers) for (const sc of SCENARIOS) {
-      add(`${s.name}/${sc.id}`, await runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${s.name} ${sc.id}` }));
+      await measure(`${s.name}/${sc.id}`, s.pid, () => runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${s.name} ${sc.id}` }));
       if (s.name === 'embedded' && sc.id === 'verifyKey') {
         const key = `${metricsOff.name}/${sc.id}`;
-        add(key, await runWrk({ url: target(metricsOff, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${metricsOff.name} ${sc.id}` }));
+        await measure(key, metricsOff.pid, () => runWrk({ url: target(metricsOff, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${metricsOff.name} ${sc.id}` }));
       }
     }
   }
@@ -170,17 +176,21 @@ async function main(): Promise<number> {
     results.throughput[key] = {
       rps: median(runs.map((r) => r.rps)), min: Math.min(...runs.map((r) => r.rps)), max: Math.max(...runs.map((r) => r.rps)),
       p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((a, r) => a + r.errors + r.non2xx, 0), rounds: runs.length,
+      eventLoopUs: median(runs.map((r) => r.eventLoopUs)), otherThreadsUs: median(runs.map((r) => r.otherThreadsUs)),
     };
   }
   // A limited key must still be VALID after all that (limits large enough never to deny).
   for (const s of servers) await checkSample(s, SCENARIOS.find((x) => x.id === 'verifyKeyLimits')!, bodies.get(`${s.name}/verifyKeyLimits`)!);
 
-  // Latency at a fixed offered load.
-  log(`latency at ${RATE} req/s offered: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s`);
-  const rateOpts = { rootKey: ROOT_KEY, rate: RATE, durationS: settings.rateDurationS, connections: 100, stagger: settings.stagger };
-  results.latency.baseline = await runAtRate({ ...rateOpts, url: `${baseline.url}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: 'baseline @rate' });
-  for (const s of servers) for (const sc of SCENARIOS) {
-    results.latency[`${s.name}/${sc.id}`] = await runAtRate({ ...rateOpts, url: target(s, sc), bodies: bodies.get(`${s.name}/${sc.id}`)!, label: `${s.name} ${sc.id} @rate` });
+  // Latency at a fixed offered load: half of the scenario's own max throughput, and the baseline
+  // at that same rate right after, so the tails are compared under the same machine noise.
+  log(`latency at half of each scenario's max throughput, keygate then the baseline at the same rate: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s`);
+  const rateOpts = { rootKey: ROOT_KEY, durationS: settings.rateDurationS, connections: 100, stagger: settings.stagger };
+  for (const s of servers) for (const sc of SCENARIOS.filter((x) => x.latency)) {
+    const key = `${s.name}/${sc.id}`;
+    const rate = Math.round(results.throughput[key]!.rps / 2);
+    results.latency[key] = await runAtRate({ ...rateOpts, rate, url: target(s, sc), bodies: bodies.get(key)!, label: `${s.name} ${sc.id} @${(rate / 1000).toFixed(1)}k` });
+    results.latencyBaseline[key] = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: `baseline @${(rate / 1000).toFixed(1)}k` });
   }
 
   // Redis calls per verification: INFO commandstats over every master, 100 clients at full speed,
@@ -213,11 +223,12 @@ async function main(): Promise<number> {
     const byCommand = diffCalls(before.byCommand, after.byCommand);
     const c = {
       verifications: ok, redisCalls: after.total - before.total, perVerification: (after.total - before.total) / Math.max(ok, 1),
+      usecPerVerification: (after.usec - before.usec) / Math.max(ok, 1),
       sent: seen.sent, sentPerVerification: seen.sent / Math.max(ok, 1), inScripts: seen.inScripts, byCommand, rps: ok / settings.callsDurationS,
       coldPassPerKey,
     };
     results.calls[s.name] = c;
-    log(`  ✓ ${s.name}: ${ok} verifications (${(c.rps / 1000).toFixed(1)}k/s); commandstats ${c.redisCalls} calls = ${c.perVerification.toFixed(3)} per verification, of which sent by keygate ${c.sent} = ${c.sentPerVerification.toFixed(3)} (MONITOR; ${c.inScripts} ran inside scripts) ${JSON.stringify(byCommand)}; the cold pass before: ${coldPassPerKey.toFixed(2)} commandstats calls per key`);
+    log(`  ✓ ${s.name}: ${ok} verifications (${(c.rps / 1000).toFixed(1)}k/s); commandstats ${c.redisCalls} calls = ${c.perVerification.toFixed(3)} and ${c.usecPerVerification.toFixed(2)} µs of Redis CPU per verification, of which sent by keygate ${c.sent} = ${c.sentPerVerification.toFixed(3)} (MONITOR; ${c.inScripts} ran inside scripts) ${JSON.stringify(byCommand)}; the cold pass before: ${coldPassPerKey.toFixed(2)} commandstats calls per key`);
   }
 
   // The scenario servers are done; the memory run gets the machine to itself.

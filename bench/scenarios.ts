@@ -4,7 +4,7 @@
  */
 import { randomKeys, type Seeded } from './lib/api.js';
 
-export type ScenarioId = 'verifyKey' | 'verifyKeyLimits' | 'verifyKeyUnknown' | 'ratelimitLimit' | 'createKey';
+export type ScenarioId = 'verifyKeyOne' | 'verifyKey' | 'verifyKeyLimits' | 'verifyKeyUnknown' | 'ratelimitLimit' | 'createKey';
 
 export interface Scenario {
   readonly id: ScenarioId;
@@ -14,17 +14,23 @@ export interface Scenario {
   bodies(seeded: Seeded): string[];
   /** True when a sample answer's data is the expected outcome. */
   expect(data: Record<string, unknown>): boolean;
+  /** Also measured at a fixed rate (half its own max), against the baseline at the same rate. */
+  readonly latency?: true;
 }
 
 const verify = (keys: readonly string[]): string[] => keys.map((key) => JSON.stringify({ key }));
 
 export const SCENARIOS: readonly Scenario[] = [
   {
-    id: 'verifyKey', procedure: 'keys.verifyKey', what: 'existing keys, no limits, no identity',
+    id: 'verifyKeyOne', procedure: 'keys.verifyKey', what: 'one existing key, again and again', latency: true,
+    bodies: (s) => verify(s.plainKeys.slice(0, 1)), expect: (d) => d.code === 'VALID',
+  },
+  {
+    id: 'verifyKey', procedure: 'keys.verifyKey', what: 'existing keys, no limits, no identity', latency: true,
     bodies: (s) => verify(s.plainKeys), expect: (d) => d.code === 'VALID',
   },
   {
-    id: 'verifyKeyLimits', procedure: 'keys.verifyKey', what: 'existing keys of identities with two auto-applied limits',
+    id: 'verifyKeyLimits', procedure: 'keys.verifyKey', what: 'existing keys of identities with two auto-applied limits', latency: true,
     bodies: (s) => verify(s.limitedKeys), expect: (d) => d.code === 'VALID' && Array.isArray(d.ratelimits) && d.ratelimits.length === 2,
   },
   {

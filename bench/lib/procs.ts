@@ -3,12 +3,11 @@
  * redis-server, all on 127.0.0.1 and free ports, CPU-pinned, and stopped by pid at the end, also on
  * Ctrl-C or a failure (stopAll is idempotent and runs from the signal handlers too).
  *
- * Pinning follows shared/design/perf-anchors.md: the server under test on CPU 0, the load
- * generator (wrk, or this process for autocannon) on CPU 1, redis-server on CPU 1 with the
- * generator (as the anchors' end-to-end run did). On a machine with one CPU nothing is pinned.
- * "The server on CPU 0" means its event-loop thread: its other threads (V8's garbage collector
- * helpers, libuv's pool, keygate's analytics writer and hash pool) run on CPU 1, the same rule for
- * the baseline and for keygate, as on a two-core machine where the event loop is the one busy core.
+ * Pinning: every thread of the server under test on CPU 0 (its event loop and its other threads:
+ * keygate's analytics writer, V8's garbage collector helpers, libuv's pool), the load generator (wrk,
+ * or this process for autocannon) and redis-server on CPU 1. All of a server's work is thus paid
+ * for by its own core, as on a machine where keygate has one core to itself, and none of it slows
+ * the load generator. On a machine with one CPU nothing is pinned.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,17 +30,9 @@ export function pin(pid: number, cpu: number): void {
 
 export const threadsOf = (pid: number): number[] => readdirSync(`/proc/${pid}/task`).map(Number);
 
-/**
- * A Node server: its event-loop thread (the thread whose id is the pid) on SERVER_CPU, every other
- * thread it has now on LOAD_CPU. Threads started later inherit the event loop's CPU (the hash
- * pool starts at the first slow hash; bench/slow-hash-interference.ts moves it).
- */
+/** A Node server, every thread of it, on SERVER_CPU; threads it starts later inherit the CPU. */
 export function pinServer(pid: number): void {
-  if (!PINNING) return;
-  spawnSync('taskset', ['-p', '-c', String(SERVER_CPU), String(pid)], { stdio: 'ignore' });
-  for (const tid of threadsOf(pid)) {
-    if (tid !== pid) spawnSync('taskset', ['-p', '-c', String(LOAD_CPU), String(tid)], { stdio: 'ignore' });
-  }
+  pin(pid, SERVER_CPU);
 }
 
 export function tasksetPrefix(cpu: number): string[] {

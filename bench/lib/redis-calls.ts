@@ -3,17 +3,20 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cli } from '../../test/support/redis-servers.js';
 
-export function redisCalls(ports: readonly number[]): { total: number; byCommand: Record<string, number> } {
+/** `usec`: the CPU time Redis spent in those commands (commandstats), summed. */
+export function redisCalls(ports: readonly number[]): { total: number; usec: number; byCommand: Record<string, number> } {
   const byCommand: Record<string, number> = {};
   let total = 0;
+  let usec = 0;
   for (const port of ports) {
-    for (const m of cli(port, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    for (const m of cli(port, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
       if (m[1] === 'info') continue; // our own probes
       byCommand[m[1]!] = (byCommand[m[1]!] ?? 0) + Number(m[2]);
       total += Number(m[2]);
+      usec += Number(m[3]);
     }
   }
-  return { total, byCommand };
+  return { total, usec, byCommand };
 }
 
 export function diffCalls(before: Record<string, number>, after: Record<string, number>): Record<string, number> {

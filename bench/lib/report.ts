@@ -8,24 +8,26 @@ export interface Budget {
   readonly name: string;
   readonly server: string;
   readonly scenario?: string;
-  readonly metric: 'ratio' | 'p99Ms' | 'callsPerVerification' | 'sentPerVerification' | 'memoryDrift' | 'metricsCost';
+  readonly metric: 'ratio' | 'p99Ratio' | 'otherThreadsUs' | 'redisUsecPerVerification' | 'callsPerVerification' | 'sentPerVerification' | 'memoryDrift' | 'metricsCost';
   readonly min?: number;
   readonly max?: number;
 }
-export interface Budgets { readonly rate: number; readonly budgets: readonly Budget[] }
+export interface Budgets { readonly budgets: readonly Budget[] }
 
 export interface Results {
   date: string;
   machine: string;
   settings: Record<string, unknown>;
-  rate: number;
   loadavgBefore: number[];
   loadavgAfter?: number[];
   seconds?: number;
   seeding: Record<string, { keys: number; identities: number; seconds: number }>;
-  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number }>;
+  /** eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other threads. */
+  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs: number; otherThreadsUs: number }>;
+  /** At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate. */
   latency: Record<string, RateResult>;
-  calls: Record<string, { verifications: number; redisCalls: number; perVerification: number; sent: number; sentPerVerification: number; inScripts: number; byCommand: Record<string, number>; rps: number; coldPassPerKey: number }>;
+  latencyBaseline: Record<string, RateResult>;
+  calls: Record<string, { verifications: number; redisCalls: number; perVerification: number; usecPerVerification: number; sent: number; sentPerVerification: number; inScripts: number; byCommand: Record<string, number>; rps: number; coldPassPerKey: number }>;
   memory?: MemoryResult;
   hashing?: HashRow[];
 }
@@ -36,7 +38,9 @@ function metric(b: Budget, r: Results): number | undefined {
   const key = `${b.server}/${b.scenario}`;
   switch (b.metric) {
     case 'ratio': return r.throughput[key] && r.throughput.baseline ? r.throughput[key].rps / r.throughput.baseline.rps : undefined;
-    case 'p99Ms': return r.latency[key]?.p99Ms;
+    case 'p99Ratio': return r.latency[key] && r.latencyBaseline[key] ? r.latency[key].p99Ms / r.latencyBaseline[key].p99Ms : undefined;
+    case 'otherThreadsUs': return r.throughput[key]?.otherThreadsUs;
+    case 'redisUsecPerVerification': return r.calls[b.server]?.usecPerVerification;
     case 'callsPerVerification': return r.calls[b.server]?.perVerification;
     case 'sentPerVerification': return r.calls[b.server]?.sentPerVerification;
     case 'memoryDrift': return r.memory ? Math.abs(r.memory.drift) : undefined;
@@ -66,23 +70,25 @@ const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n
 export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   const out: string[] = ['', `## Results (${r.date}${r.settings.quick ? ', quick' : ''}; ${r.machine})`, ''];
   const base = r.throughput.baseline;
-  out.push(`Max throughput: wrk -t1 -c100, median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max). Latency: autocannon rate mode at ${r.rate} req/s offered, 100 connections, ${String(r.settings.rateDurationS)} s, ms.`, '');
-  out.push('| server | scenario | max req/s (min–max) | × baseline | achieved req/s at rate | p50 | p99 | p99.9 | errors |', '|---|---|---|---|---|---|---|---|---|');
+  out.push(`Max throughput: wrk -t1 -c100, median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max); CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate.`, '');
+  out.push('| server | scenario | max req/s (min–max) | × baseline | event loop µs/req | other threads µs/req | rate | p50 | p99 | p99.9 | baseline p99 at that rate | p99 × baseline | errors |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const us = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(1));
   const row = (server: string, scenario: string, key: string): void => {
     const t = r.throughput[key];
     const l = r.latency[key];
+    const b = r.latencyBaseline[key];
     const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
     const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
-    out.push(`| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${l ? k(l.achieved) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${errs} |`);
+    out.push(`| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${l && b ? (l.p99Ms / b.p99Ms).toFixed(2) : '–'} | ${errs} |`);
   };
   row('baseline (uWS fixed reply)', '–', 'baseline');
   for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
   row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');
   if (Object.keys(r.calls).length > 0) {
     out.push('', 'Redis calls per verification (verifyKeyLimits, autocannon 100 connections at full speed, after one pass over the keys filled the record cache). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script); cold pass: commandstats calls per key of that first pass:', '');
-    out.push('| server | verifications | req/s | commandstats calls | per verification | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|');
+    out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const [server, c] of Object.entries(r.calls)) {
-      out.push(`| ${server} | ${c.verifications} | ${k(c.rps)} | ${c.redisCalls} | ${c.perVerification.toFixed(3)} | ${c.sent} | ${c.sentPerVerification.toFixed(3)} | ${c.coldPassPerKey.toFixed(2)} | ${Object.entries(c.byCommand).map(([n, v]) => `${n} ${v}`).join(', ')} |`);
+      out.push(`| ${server} | ${c.verifications} | ${k(c.rps)} | ${c.redisCalls} | ${c.perVerification.toFixed(3)} | ${c.usecPerVerification.toFixed(2)} | ${c.sent} | ${c.sentPerVerification.toFixed(3)} | ${c.coldPassPerKey.toFixed(2)} | ${Object.entries(c.byCommand).map(([n, v]) => `${n} ${v}`).join(', ')} |`);
     }
   }
   if (r.memory) {

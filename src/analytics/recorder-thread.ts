@@ -19,6 +19,7 @@ import type { VerificationStore } from '../storage/types.js';
 import { workerEntry } from '../workers/entry.js';
 import { VerificationRecorder, type Recorder, type RecorderStats } from './recorder.js';
 import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
+import { RecordBatchBuilder, transferables, unpackBatch } from './record-batch.js';
 
 export interface ThreadRecorderOptions extends RecorderWorkerData {
   readonly flushIntervalMs?: number;
@@ -27,7 +28,7 @@ export interface ThreadRecorderOptions extends RecorderWorkerData {
 }
 
 export class ThreadRecorder implements Recorder {
-  private buffer: VerificationRecord[] = [];
+  private readonly buffer: RecordBatchBuilder;
   /** Records posted to the thread and not yet acknowledged as written. */
   private unacknowledged = 0;
   private readonly worker: Worker;
@@ -47,6 +48,7 @@ export class ThreadRecorder implements Recorder {
   constructor(private readonly store: VerificationStore, private readonly log: Logger, private readonly options: ThreadRecorderOptions) {
     this.batchSize = options.batchSize ?? 2_000;
     this.maxPending = options.maxPending ?? 200_000;
+    this.buffer = new RecordBatchBuilder(this.batchSize);
     const workerData: RecorderWorkerData = {
       store: options.store, verificationsRetained: options.verificationsRetained, rollupRetentionMs: options.rollupRetentionMs,
     };
@@ -60,12 +62,12 @@ export class ThreadRecorder implements Recorder {
 
   record(record: VerificationRecord): void {
     if (this.inline) return this.inline.record(record);
-    if (this.buffer.length + this.unacknowledged >= this.maxPending) {
+    if (this.buffer.count + this.unacknowledged >= this.maxPending) {
       this.dropped++;
       return;
     }
-    this.buffer.push(record);
-    if (this.buffer.length === this.batchSize) this.post();
+    this.buffer.add(record);
+    if (this.buffer.full) this.post();
   }
 
   flush(): Promise<void> {
@@ -95,17 +97,16 @@ export class ThreadRecorder implements Recorder {
       written: this.threadWritten + (inline?.written ?? 0),
       failed: this.threadFailed + (inline?.failed ?? 0),
       dropped: this.dropped + (inline?.dropped ?? 0),
-      pending: this.buffer.length + this.unacknowledged + (inline?.pending ?? 0),
+      pending: this.buffer.count + this.unacknowledged + (inline?.pending ?? 0),
       onThread: this.inline === null,
     };
   }
 
   private post(): void {
-    if (this.buffer.length === 0 || this.inline) return;
-    const records = this.buffer;
-    this.buffer = [];
-    this.unacknowledged += records.length;
-    this.worker.postMessage({ type: 'records', records } satisfies ToWorker);
+    if (this.buffer.count === 0 || this.inline) return;
+    const batch = this.buffer.take();
+    this.unacknowledged += batch.count;
+    this.worker.postMessage({ type: 'records', batch } satisfies ToWorker, transferables(batch));
   }
 
   private request(type: 'flush' | 'close'): Promise<void> {
@@ -139,7 +140,7 @@ export class ThreadRecorder implements Recorder {
     this.dropped += lost;
     this.unacknowledged = 0;
     this.inline = new VerificationRecorder(this.store, this.log, { rollupRetentionMs: this.options.rollupRetentionMs, maxPending: this.maxPending });
-    for (const r of this.buffer.splice(0)) this.inline.record(r);
+    if (this.buffer.count > 0) for (const r of unpackBatch(this.buffer.take())) this.inline.record(r);
     // Whoever waits for a flush gets the inline recorder's, which holds everything still known.
     for (const id of [...this.waiting.keys()]) {
       const resolve = this.waiting.get(id)!;

@@ -6,17 +6,17 @@
  * VerificationRecorder over it, so batching, held increments and pruning are exactly what they
  * are inline.
  *
- * Messages in: { records } batches in order, { flush, id }, { close, id }. Out: { written, count }
+ * Messages in: { batch } (record-batch.ts) in order, { flush, id }, { close, id }. Out: { written, count }
  * when a batch is stored, { done, id }, and { log } for what the recorder reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRedis, waitUntilReady, type RedisSettings } from '../redis/client.js';
 import { openLmdbStorage } from '../storage/lmdb/open.js';
-import type { VerificationRecord } from '../storage/records.js';
 import { storageKeys } from '../storage/redis/keys.js';
 import { RedisVerificationStore } from '../storage/redis/verifications.js';
 import type { VerificationStore } from '../storage/types.js';
 import { VerificationRecorder, type RecorderLog } from './recorder.js';
+import { unpackBatch, type PackedBatch } from './record-batch.js';
 
 /** Where the records go: what the thread opens (plain data: it crosses to the thread). */
 export type RecorderStoreSpec =
@@ -30,7 +30,7 @@ export interface RecorderWorkerData {
 }
 
 export type ToWorker =
-  | { readonly type: 'records'; readonly records: VerificationRecord[] }
+  | { readonly type: 'records'; readonly batch: PackedBatch }
   | { readonly type: 'flush' | 'close'; readonly id: number };
 
 export type FromWorker =
@@ -77,10 +77,10 @@ const ready = storage.ready.then(() => new VerificationRecorder(storage.store, l
 port.on('message', (message: ToWorker) => void ready.then(async (recorder) => {
   switch (message.type) {
     case 'records': {
-      for (const r of message.records) recorder.record(r);
+      for (const r of unpackBatch(message.batch)) recorder.record(r);
       // Chained by the recorder: batches are stored, and acknowledged, in order.
       await recorder.writeBuffered();
-      post({ type: 'written', count: message.records.length, written: recorder.written, failed: recorder.failed });
+      post({ type: 'written', count: message.batch.count, written: recorder.written, failed: recorder.failed });
       return;
     }
     case 'flush':

@@ -4,21 +4,21 @@
  * The buffer is bounded: if the store falls behind by more than `maxPending` records, new ones
  * are dropped and counted rather than letting memory grow or slowing verification.
  *
- * Rollups: the store adds the increments the recorder hands it with the records. Minute rows get
- * theirs with every batch; the hour, day and month increments are summed here and handed over
- * about once a minute (COARSE_EVERY_MS), or sooner when many are held (COARSE_MAX_HELD), and at
- * every explicit flush() and at close. A key verified every second otherwise rewrote its hour,
- * day and month rows with every batch: with 20,000 keys in turn that was three quarters of the
- * rollup writes, and a fifth of embedded verifyKey's throughput. The price: a query on the hour,
- * day or month tables sees the last minute's verifications up to a minute late, and a crash
- * (not a graceful stop) loses up to that minute from those tables; raw records and minute rows
- * keep their one-second delay.
+ * Rollups: the store adds the increments the recorder hands it with the records. Increments are
+ * summed here first, so a row is rewritten once per period whatever the number of verifications
+ * it counts: minute rows about every MINUTE_EVERY_MS, hour, day and month rows (derived from the
+ * minute increments as they are handed over) about once a minute (COARSE_EVERY_MS); either
+ * sooner when many are held (MAX_HELD), and all at every explicit flush() and at close. Rewriting
+ * each key's rows with every one-second batch was most of the writer's work when many keys are
+ * verified. The price: a crash (not a graceful stop) loses those held sums from the rollup
+ * tables (raw records are written every second); analytics queries flush first (see the
+ * getVerifications route), so an answer counts every verification this process made before it.
  *
  * With `rollupRetentionMs`, the
  * recorder also removes, about once a minute, the rollup buckets no analytics query may read any
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
-import type { VerificationRecord } from '../storage/records.js';
+import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, rollupDeltas, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
 
@@ -65,12 +65,31 @@ export interface RecorderOptions {
   readonly now?: () => number;
 }
 
+const MINUTE_ONLY: readonly RollupGranularity[] = ['minute'];
+const COARSE: readonly RollupGranularity[] = ['hour', 'day', 'month'];
+
+/** Adds `delta` to the held increment of the same granularity, bucket and dimensions. */
+function hold(held: Map<string, RollupDelta>, delta: RollupDelta): void {
+  const id = `${delta.granularity}\u0000${delta.time}\u0000${delta.digest}`;
+  const sum = held.get(id);
+  if (sum === undefined) {
+    held.set(id, { ...delta });
+    return;
+  }
+  sum.count += delta.count;
+  sum.spentCredits += delta.spentCredits;
+  sum.latencySum += delta.latencySum;
+  sum.latencyCount += delta.latencyCount;
+}
+
 /** Pruning runs at most this often. */
 const PRUNE_EVERY_MS = 60_000;
-/** Held hour/day/month increments are handed to the store at least this often… */
+/** Held minute increments are handed to the store at least this often… */
+const MINUTE_EVERY_MS = 5_000;
+/** …hour, day and month increments at least this often… */
 const COARSE_EVERY_MS = 60_000;
-/** …and as soon as this many are held (bounds the memory many distinct keys would take). */
-const COARSE_MAX_HELD = 50_000;
+/** …and either as soon as this many are held (bounds the memory many distinct keys would take). */
+const MAX_HELD = 50_000;
 
 export class VerificationRecorder implements Recorder {
   private buffer: VerificationRecord[] = [];
@@ -81,6 +100,9 @@ export class VerificationRecorder implements Recorder {
   private readonly rollupRetentionMs: number | undefined;
   private readonly now: () => number;
   private lastPruneMs = -Infinity;
+  /** Minute increments not yet handed to the store, by bucket and dimensions. */
+  private minutes = new Map<string, RollupDelta>();
+  private lastMinutesMs: number;
   /** Hour, day and month increments not yet handed to the store, by granularity, bucket, dimensions. */
   private coarse = new Map<string, RollupDelta>();
   private lastCoarseMs: number;
@@ -97,6 +119,7 @@ export class VerificationRecorder implements Recorder {
     this.rollupRetentionMs = options.rollupRetentionMs;
     this.now = options.now ?? Date.now;
     this.lastCoarseMs = this.now();
+    this.lastMinutesMs = this.lastCoarseMs;
     this.timer = setInterval(() => {
       void this.write(false);
       if (this.rollupRetentionMs !== undefined && this.now() - this.lastPruneMs >= PRUNE_EVERY_MS) void this.prune();
@@ -126,17 +149,22 @@ export class VerificationRecorder implements Recorder {
     return this.write(false);
   }
 
-  /** Writes the buffer with its minute increments, and the held coarse ones when due (or `all`). */
+  /** Writes the buffer, with the held increments that are due (or all of them). */
   private write(all: boolean): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
     const increments: RollupDelta[] = [];
-    for (const delta of rollupDeltas(batch)) {
-      if (delta.granularity === 'minute') increments.push(delta);
-      else this.hold(delta);
-    }
+    for (const delta of rollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
     const now = this.now();
-    if (all || now - this.lastCoarseMs >= COARSE_EVERY_MS || this.coarse.size >= COARSE_MAX_HELD) {
+    if (all || now - this.lastMinutesMs >= MINUTE_EVERY_MS || this.minutes.size >= MAX_HELD) {
+      for (const minute of this.minutes.values()) {
+        increments.push(minute);
+        for (const granularity of COARSE) hold(this.coarse, { ...minute, granularity, time: bucketStart(granularity, minute.time) });
+      }
+      this.minutes = new Map();
+      this.lastMinutesMs = now;
+    }
+    if (all || now - this.lastCoarseMs >= COARSE_EVERY_MS || this.coarse.size >= MAX_HELD) {
       increments.push(...this.coarse.values());
       this.coarse = new Map();
       this.lastCoarseMs = now;
@@ -157,19 +185,6 @@ export class VerificationRecorder implements Recorder {
 
   stats(): RecorderStats {
     return { written: this.written, failed: this.failed, dropped: this.dropped, pending: this.buffer.length + this.storing, onThread: false };
-  }
-
-  private hold(delta: RollupDelta): void {
-    const id = `${delta.granularity}\u0000${delta.time}\u0000${delta.digest}`;
-    const held = this.coarse.get(id);
-    if (held === undefined) {
-      this.coarse.set(id, { ...delta });
-      return;
-    }
-    held.count += delta.count;
-    held.spentCredits += delta.spentCredits;
-    held.latencySum += delta.latencySum;
-    held.latencyCount += delta.latencyCount;
   }
 
   /**

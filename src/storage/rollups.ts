@@ -73,7 +73,7 @@ export interface RollupDelta {
 }
 
 /** The batch summed per (granularity, bucket, dimensions); one digest per distinct dimensions. */
-export function rollupDeltas(records: readonly VerificationRecord[]): RollupDelta[] {
+export function rollupDeltas(records: readonly VerificationRecord[], granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {
   const deltas = new Map<string, RollupDelta>();
   // Records arrive in time order, many per minute: the four bucket starts are worked out once per
   // minute, not per record (this runs on the same thread as verifyKey, at its rate).
@@ -84,11 +84,11 @@ export function rollupDeltas(records: readonly VerificationRecord[]): RollupDelt
     const named = namedDims(r);
     if (!(r.time >= minute && r.time < minute + MINUTE_MS)) {
       minute = bucketStart('minute', r.time);
-      starts = GRANULARITIES.map((g) => bucketStart(g, r.time));
-      prefixes = GRANULARITIES.map((g, i) => `${g}\u0000${starts[i]}\u0000`);
+      starts = granularities.map((g) => bucketStart(g, r.time));
+      prefixes = granularities.map((g, i) => `${g}\u0000${starts[i]}\u0000`);
     }
-    for (let g = 0; g < GRANULARITIES.length; g++) {
-      const granularity = GRANULARITIES[g] as RollupGranularity;
+    for (let g = 0; g < granularities.length; g++) {
+      const granularity = granularities[g] as RollupGranularity;
       const time = starts[g] as number;
       const id = prefixes[g] + named.digest;
       let delta = deltas.get(id);

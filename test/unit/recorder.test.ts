@@ -55,7 +55,7 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(logged).toContain('dropped');
   });
 
-  test('minute rollups arrive with every batch; hour, day and month ones are held up to a minute, summed, and written by flush()', async () => {
+  test('records are written with every batch; minute rollups are summed and written about every 5 s, hour, day and month ones (from the minute sums) about every minute; flush() writes everything', async () => {
     open();
     let now = Date.UTC(2025, 4, 20, 12, 30);
     const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, batchSize: 2, now: () => now });
@@ -65,25 +65,33 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     const settle = async (records: number) => {
       for (let waited = 0; (await storage.verifications.count()) < records && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     };
-    // Two full batches, written without the timer: minute rows now, coarser ones held.
+    // Two full batches, written without the timer: the records now, every rollup held.
     for (let i = 0; i < 4; i++) recorder.record({ ...record(i), time: now + i });
     await settle(4);
     expect(await storage.verifications.count()).toBe(4);
-    expect(await counts('minute')).toEqual([4]);
+    expect(await counts('minute')).toEqual([]);
     expect(await counts('hour')).toEqual([]);
-    // A minute later the next batch hands over what was held, summed into one row per bucket.
-    now += 60_000;
+    // 5 s later the next batch hands over the minute sums (one row for the six), coarser ones still held.
+    now += 5_000;
     for (let i = 4; i < 6; i++) recorder.record({ ...record(i), time: now });
     await settle(6);
-    expect(await counts('minute')).toEqual([4, 2]);
-    expect(await counts('hour')).toEqual([6]);
-    expect(await counts('day')).toEqual([6]);
-    expect(await counts('month')).toEqual([6]);
+    await recorder.writeBuffered();
+    expect(await counts('minute')).toEqual([6]);
+    expect(await counts('hour')).toEqual([]);
+    // A minute later: the new minute's row, and the hour, day and month rows summed from the minute sums.
+    now += 60_000;
+    for (let i = 6; i < 8; i++) recorder.record({ ...record(i), time: now });
+    await settle(8);
+    await recorder.writeBuffered();
+    expect(await counts('minute')).toEqual([6, 2]);
+    expect(await counts('hour')).toEqual([8]);
+    expect(await counts('day')).toEqual([8]);
+    expect(await counts('month')).toEqual([8]);
     // flush() (and close) write everything held at once.
-    recorder.record({ ...record(6), time: now });
+    recorder.record({ ...record(8), time: now });
     await recorder.flush();
-    expect(await counts('minute')).toEqual([4, 3]);
-    expect(await counts('hour')).toEqual([7]);
+    expect(await counts('minute')).toEqual([6, 3]);
+    expect(await counts('hour')).toEqual([9]);
     await recorder.close();
   });
 

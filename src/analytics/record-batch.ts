@@ -31,7 +31,13 @@ export class RecordBatchBuilder {
   private latencies: Float64Array;
   private dimIndex: Uint32Array;
   private dims: string[] = [];
-  private dimIds = new Map<string, number>();
+  /**
+   * Every combination of dimensions seen, with its JSON and its index in the current batch (if
+   * `batch` is the current one): across batches, so a key verified again costs no JSON. Cleared
+   * when it reaches `capacity` × 10 entries.
+   */
+  private readonly known = new Map<string, { readonly json: string; batch: number; index: number }>();
+  private batch = 0;
   private requestIds: string[] = [];
   count = 0;
 
@@ -55,13 +61,19 @@ export class RecordBatchBuilder {
     // The external id belongs to the identity, so ids, outcome and tags tell records apart; tags
     // are free text, hence JSON (no separator can be forged inside it).
     const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
-    let id = this.dimIds.get(key);
-    if (id === undefined) {
-      id = this.dims.length;
-      this.dims.push(JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims));
-      this.dimIds.set(key, id);
+    let dims = this.known.get(key);
+    if (dims === undefined) {
+      if (this.known.size >= this.capacity * 10) this.known.clear();
+      const json = JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims);
+      dims = { json, batch: -1, index: 0 };
+      this.known.set(key, dims);
     }
-    this.dimIndex[i] = id;
+    if (dims.batch !== this.batch) {
+      dims.batch = this.batch;
+      dims.index = this.dims.length;
+      this.dims.push(dims.json);
+    }
+    this.dimIndex[i] = dims.index;
   }
 
   /** The batch so far (its arrays are handed over); the builder starts afresh. */
@@ -73,7 +85,7 @@ export class RecordBatchBuilder {
     };
     this.count = 0;
     this.dims = [];
-    this.dimIds = new Map();
+    this.batch++;
     this.requestIds = [];
     return batch;
   }

@@ -58,6 +58,8 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   const metrics = new Metrics();
   const cache = services.cache;
   if (cache) metrics.cache('records', () => ({ hits: cache.hits, misses: cache.misses, evictions: cache.evictions }));
+  const { hotKeys } = services;
+  metrics.cache('verification', () => ({ hits: hotKeys.hits, misses: hotKeys.misses, evictions: hotKeys.evictions }));
   metrics.recorder(() => services.recorder.stats());
   for (const client of services.redisClients ?? []) instrumentRedis(client, metrics);
   return { ...services, metrics, limiter: countingLimiter(services.limiter, metrics) };

@@ -59,3 +59,18 @@ export function monitorCommands(ports: readonly number[]): { stop(): Promise<{ s
     },
   };
 }
+
+/**
+ * CPU seconds the given redis-servers have used (INFO cpu: user + system of the main thread and
+ * its helpers), summed: what Redis really spent, network reads and writes included. commandstats
+ * cannot say it: it counts a script's commands both inside the script's time and on their own.
+ */
+export function redisCpuSeconds(ports: readonly number[]): number {
+  let total = 0;
+  for (const port of ports) {
+    const info = cli(port, ['INFO', 'cpu']);
+    const field = (name: string): number => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
+    total += field('used_cpu_user') + field('used_cpu_sys');
+  }
+  return total;
+}

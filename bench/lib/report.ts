@@ -86,7 +86,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');
   if (Object.keys(r.calls).length > 0) {
     out.push('', 'Redis calls per verification (verifyKeyLimits, autocannon 100 connections at full speed, after one pass over the keys filled the record cache). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script); cold pass: commandstats calls per key of that first pass:', '');
-    out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');
+    out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification (INFO cpu, a run without MONITOR) | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const [server, c] of Object.entries(r.calls)) {
       out.push(`| ${server} | ${c.verifications} | ${k(c.rps)} | ${c.redisCalls} | ${c.perVerification.toFixed(3)} | ${c.usecPerVerification.toFixed(2)} | ${c.sent} | ${c.sentPerVerification.toFixed(3)} | ${c.coldPassPerKey.toFixed(2)} | ${Object.entries(c.byCommand).map(([n, v]) => `${n} ${v}`).join(', ')} |`);
     }

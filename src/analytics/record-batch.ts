@@ -25,6 +25,16 @@ const SEP = '\u0001';
 const ABSENT = '\u0003';
 type Dims = [apiId: string, keyId: string, identityId: string | null, externalId: string | null, outcome: string, tags: readonly string[] | null];
 
+/**
+ * Where a caller keeps, per combination of dimensions, what the builder learned about it: a
+ * verification passes its key's slot for its outcome, so a key verified again is neither
+ * described as a string nor looked up in a Map.
+ */
+export interface DimsSlot {
+  /** Set by the builder. */
+  dims?: { readonly json: string; batch: number; index: number };
+}
+
 export class RecordBatchBuilder {
   private times: Float64Array;
   private spent: Float64Array;
@@ -52,28 +62,33 @@ export class RecordBatchBuilder {
     return this.count === this.capacity;
   }
 
-  add(r: VerificationRecord): void {
+  /** `slot`: the caller's slot for this record's dimensions (never with tags, which vary). */
+  add(r: VerificationRecord, slot?: DimsSlot): void {
     const i = this.count++;
     this.times[i] = r.time;
     this.spent[i] = r.spentCredits;
     this.latencies[i] = r.latency ?? Number.NaN;
     this.requestIds.push(r.requestId);
-    // The external id belongs to the identity, so ids, outcome and tags tell records apart; tags
-    // are free text, hence JSON (no separator can be forged inside it).
-    const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
-    let dims = this.known.get(key);
-    if (dims === undefined) {
-      if (this.known.size >= this.capacity * 10) this.known.clear();
-      const json = JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims);
-      dims = { json, batch: -1, index: 0 };
-      this.known.set(key, dims);
-    }
+    const dims = slot === undefined ? this.lookUp(r) : (slot.dims ??= { json: dimsJson(r), batch: -1, index: 0 });
     if (dims.batch !== this.batch) {
       dims.batch = this.batch;
       dims.index = this.dims.length;
       this.dims.push(dims.json);
     }
     this.dimIndex[i] = dims.index;
+  }
+
+  private lookUp(r: VerificationRecord): { readonly json: string; batch: number; index: number } {
+    // The external id belongs to the identity, so ids, outcome and tags tell records apart; tags
+    // are free text, hence JSON (no separator can be forged inside it).
+    const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
+    let dims = this.known.get(key);
+    if (dims === undefined) {
+      if (this.known.size >= this.capacity * 10) this.known.clear();
+      dims = { json: dimsJson(r), batch: -1, index: 0 };
+      this.known.set(key, dims);
+    }
+    return dims;
   }
 
   /** The batch so far (its arrays are handed over); the builder starts afresh. */
@@ -90,6 +105,9 @@ export class RecordBatchBuilder {
     return batch;
   }
 }
+
+const dimsJson = (r: VerificationRecord): string =>
+  JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims);
 
 /** The arrays to transfer rather than copy. */
 export const transferables = (b: PackedBatch): ArrayBuffer[] =>

@@ -19,7 +19,7 @@ import type { VerificationStore } from '../storage/types.js';
 import { workerEntry } from '../workers/entry.js';
 import { VerificationRecorder, type Recorder, type RecorderStats } from './recorder.js';
 import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
-import { RecordBatchBuilder, transferables, unpackBatch } from './record-batch.js';
+import { RecordBatchBuilder, transferables, unpackBatch, type DimsSlot } from './record-batch.js';
 
 export interface ThreadRecorderOptions extends RecorderWorkerData {
   readonly flushIntervalMs?: number;
@@ -60,13 +60,13 @@ export class ThreadRecorder implements Recorder {
     this.timer.unref();
   }
 
-  record(record: VerificationRecord): void {
+  record(record: VerificationRecord, slot?: DimsSlot): void {
     if (this.inline) return this.inline.record(record);
     if (this.buffer.count + this.unacknowledged >= this.maxPending) {
       this.dropped++;
       return;
     }
-    this.buffer.add(record);
+    this.buffer.add(record, slot);
     if (this.buffer.full) this.post();
   }
 

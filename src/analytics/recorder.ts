@@ -21,6 +21,7 @@
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, rollupDeltas, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
+import type { DimsSlot } from './record-batch.js';
 
 /** Where the recorder reports failures: the server's logger, or the writer thread's messages to it. */
 export interface RecorderLog {
@@ -44,7 +45,8 @@ export interface RecorderStats {
 
 /** What verifyKey records into and shutdown drains: this class, or the thread that runs it (recorder-thread.ts). */
 export interface Recorder {
-  record(record: VerificationRecord): void;
+  /** `slot`: the caller's slot for the record's dimensions, when it keeps one (record-batch.ts). */
+  record(record: VerificationRecord, slot?: DimsSlot): void;
   /** Resolves when everything recorded so far is stored, rollup increments included. */
   flush(): Promise<void>;
   close(): Promise<void>;

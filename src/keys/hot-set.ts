@@ -14,6 +14,7 @@ import { oncePerTurn } from '../cache/change-feed.js';
 import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
+import type { DimsSlot } from '../analytics/record-batch.js';
 
 export interface HotKey {
   readonly key: KeyRecord;
@@ -27,6 +28,8 @@ export interface HotKey {
   readonly autoLimits: readonly AppliedLimit[];
   /** Date.now() when built, for the time-to-live. */
   readonly builtAtMs: number;
+  /** Per outcome, the analytics recorder's slot for this key's dimensions (record-batch.ts). */
+  readonly recording: Partial<Record<string, DimsSlot>>;
 }
 
 /** Remembered "no key has this hash". */
@@ -96,7 +99,7 @@ export class VerificationHotSet {
     return Object.freeze({
       key, api: api && api.deletedAt === undefined ? api : null, identity,
       permissions, permissionSet: new Set(permissions),
-      autoLimits: resolveLimits(key, identity, undefined), builtAtMs,
+      autoLimits: resolveLimits(key, identity, undefined), builtAtMs, recording: {},
     });
   }
 

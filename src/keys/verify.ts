@@ -147,15 +147,18 @@ function spendAndFinish(step: Step): VerifyResult | Promise<VerifyResult> {
 }
 
 function finish(step: Step, spentCredits: number): VerifyResult {
-  const { result, code, hot: { key, identity }, input } = step;
+  const { result, code, hot, input } = step;
+  const { key, identity } = hot;
   result.valid = code === 'VALID';
   result.code = code;
-  // Buffered, not written here: recording never delays the answer.
+  const tagged = input.tags !== undefined && input.tags.length > 0;
+  // Buffered, not written here: recording never delays the answer. Untagged records of a key
+  // share the key's slot per outcome (their dimensions are the same).
   step.services.recorder.record({
     time: step.now, requestId: step.requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits, latency: performance.now() - step.startedAt,
     ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
-    ...(input.tags !== undefined && input.tags.length > 0 ? { tags: input.tags } : {}),
-  });
+    ...(tagged ? { tags: input.tags } : {}),
+  }, tagged ? undefined : (hot.recording[code] ??= {}));
   return result;
 }
 

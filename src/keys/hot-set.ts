@@ -15,6 +15,7 @@ import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
 import type { DimsSlot } from '../analytics/record-batch.js';
+import { describeKey, describedJson, type KeyDescription } from './verify-answer.js';
 
 export interface HotKey {
   readonly key: KeyRecord;
@@ -28,6 +29,9 @@ export interface HotKey {
   readonly autoLimits: readonly AppliedLimit[];
   /** Date.now() when built, for the time-to-live. */
   readonly builtAtMs: number;
+  /** The key's part of every verifyKey answer, and that as JSON text (verify-answer.ts). */
+  readonly description: KeyDescription;
+  readonly descriptionJson: string;
   /** Per outcome, the analytics recorder's slot for this key's dimensions (record-batch.ts). */
   readonly recording: Partial<Record<string, DimsSlot>>;
 }
@@ -96,8 +100,9 @@ export class VerificationHotSet {
     const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
     const permissions = key.roles.length === 0 ? key.permissions
       : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
+    const description = describeKey(key, permissions, identity);
     return Object.freeze({
-      key, api: api && api.deletedAt === undefined ? api : null, identity,
+      key, api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
       permissions, permissionSet: new Set(permissions),
       autoLimits: resolveLimits(key, identity, undefined), builtAtMs, recording: {},
     });

@@ -13,7 +13,8 @@ import type { Services } from '../services.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
 import { MISSING, type HotKey } from './hot-set.js';
 import type { LimitGroupResult } from '../ratelimit/types.js';
-import { ratelimitResponse } from '../routes/ratelimits.js';
+import type { ratelimitResponse } from '../routes/ratelimits.js';
+import { KeyVerdict } from './verify-answer.js';
 
 export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
 
@@ -83,7 +84,7 @@ function verifyFound(services: Services, principal: Principal, input: VerifyInpu
   if (hot.key.pendingMigrationId !== undefined) return migrateAndVerify(services, principal, input, requestId, hot.key, startedAt);
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const { key, identity } = hot;
-  const result = describeKey(key, hot.permissions, identity);
+  const result = new KeyVerdict(hot.description, hot.descriptionJson);
   const now = services.now();
   let code: VerifyCode = 'VALID';
   if (!key.enabled) code = 'DISABLED';
@@ -112,7 +113,7 @@ interface Step {
   readonly input: VerifyInput;
   readonly requestId: string;
   readonly hot: HotKey;
-  readonly result: VerifyResult;
+  readonly result: KeyVerdict;
   code: VerifyCode;
   readonly now: number;
   readonly startedAt: number;
@@ -159,25 +160,5 @@ function finish(step: Step, spentCredits: number): VerifyResult {
     ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
     ...(tagged ? { tags: input.tags } : {}),
   }, tagged ? undefined : (hot.recording[code] ??= {}));
-  return result;
-}
-
-/** The full data block of a found key, without outcome fields. Empty values are omitted. */
-function describeKey(key: KeyRecord, permissions: readonly string[], identity: IdentityRecord | null): VerifyResult {
-  const result: VerifyResult = { valid: false, code: 'VALID', keyId: key.id };
-  if (key.name !== undefined) result.name = key.name;
-  if (key.meta !== undefined) result.meta = key.meta;
-  if (key.expires !== undefined) result.expires = key.expires;
-  result.enabled = key.enabled;
-  if (permissions.length > 0) result.permissions = [...permissions];
-  if (key.roles.length > 0) result.roles = [...key.roles];
-  if (identity) {
-    // Identity limits a key-level limit of the same name shadows are not the identity's to show.
-    const own = identity.ratelimits
-      .filter((c) => !key.ratelimits.some((r) => r.name === c.name)).map(ratelimitResponse);
-    result.identity = { id: identity.id, externalId: identity.externalId };
-    if (identity.meta !== undefined) result.identity.meta = identity.meta;
-    if (own.length > 0) result.identity.ratelimits = own;
-  }
   return result;
 }

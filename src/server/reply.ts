@@ -5,6 +5,7 @@
 import { ApiError, ServiceUnavailableError, isApiError } from '../errors/api-error.js';
 import { SERVICE_UNAVAILABLE_DETAIL, codeInfo, type ErrorCode } from '../errors/codes.js';
 import type { Page } from '../routes/pagination.js';
+import { hasJsonText, JSON_TEXT } from '../util/json-text.js';
 
 export interface Reply {
   readonly status: number;
@@ -23,7 +24,7 @@ export function dataReply(requestId: string, data: unknown): Reply {
   // envelope object cost a visible share of verifyKey.
   const body = data === undefined
     ? `{"meta":{"requestId":"${requestId}"}}`
-    : `{"meta":{"requestId":"${requestId}"},"data":${JSON.stringify(data)}}`;
+    : `{"meta":{"requestId":"${requestId}"},"data":${hasJsonText(data) ? data[JSON_TEXT]() : JSON.stringify(data)}}`;
   return { status: 200, contentType: JSON_TYPE, body };
 }
 

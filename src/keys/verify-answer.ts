@@ -7,6 +7,8 @@ import { ratelimitResponse } from '../routes/ratelimits.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
 import { JSON_TEXT, type HasJsonText } from '../util/json-text.js';
 import type { VerifyCode, VerifyRatelimit, VerifyResult } from './verify.js';
+import type { AppliedLimit } from './limits.js';
+import type { LimitCheckResult } from '../ratelimit/types.js';
 
 export type KeyDescription = Omit<VerifyResult, 'valid' | 'code' | 'ratelimits' | 'credits'>;
 
@@ -33,25 +35,58 @@ export function describeKey(key: KeyRecord, permissions: readonly string[], iden
 /** A description's members as JSON text, without the braces (never empty: keyId is always there). */
 export const describedJson = (description: KeyDescription): string => JSON.stringify(description).slice(1, -1);
 
+/** Per applied limit, the start of its answer object up to `duration` (the same every time). */
+const limitJsonStart = new WeakMap<AppliedLimit, string>();
+
+function limitJson(a: AppliedLimit, r: LimitCheckResult): string {
+  let start = limitJsonStart.get(a);
+  if (start === undefined) {
+    start = `{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${a.check.limit},"duration":${a.check.durationMs},`;
+    limitJsonStart.set(a, start);
+  }
+  return `${start}"reset":${r.resetAtMs},"remaining":${r.remaining},"exceeded":${!r.passed},"autoApply":${a.autoApply}}`;
+}
+
 export class KeyVerdict implements VerifyResult, HasJsonText {
   valid = false;
   code: VerifyCode = 'VALID';
-  ratelimits?: VerifyRatelimit[];
   credits?: number;
+  private limits?: { readonly applied: readonly AppliedLimit[]; readonly results: readonly LimitCheckResult[] };
 
   constructor(private readonly description: KeyDescription, private readonly descriptionJson: string) {}
 
+  /** The limits this verification checked, with their results (in the order applied). */
+  setLimits(applied: readonly AppliedLimit[], results: readonly LimitCheckResult[]): void {
+    this.limits = { applied, results };
+  }
+
+  get ratelimits(): VerifyRatelimit[] | undefined {
+    const limits = this.limits;
+    if (limits === undefined) return undefined;
+    return limits.applied.map((a, i) => {
+      const r = limits.results[i]!;
+      return { id: a.id, name: a.name, limit: a.check.limit, duration: a.check.durationMs, reset: r.resetAtMs,
+        remaining: r.remaining, exceeded: !r.passed, autoApply: a.autoApply };
+    });
+  }
+
   [JSON_TEXT](): string {
     let text = `{"valid":${this.valid},"code":"${this.code}",${this.descriptionJson}`;
-    if (this.ratelimits !== undefined) text += `,"ratelimits":${JSON.stringify(this.ratelimits)}`;
+    const limits = this.limits;
+    if (limits !== undefined) {
+      text += ',"ratelimits":[';
+      for (let i = 0; i < limits.applied.length; i++) text += (i === 0 ? '' : ',') + limitJson(limits.applied[i]!, limits.results[i]!);
+      text += ']';
+    }
     if (this.credits !== undefined) text += `,"credits":${this.credits}`;
     return `${text}}`;
   }
 
   toJSON(): VerifyResult {
+    const ratelimits = this.ratelimits;
     return {
       valid: this.valid, code: this.code, ...this.description,
-      ...(this.ratelimits !== undefined ? { ratelimits: this.ratelimits } : {}),
+      ...(ratelimits !== undefined ? { ratelimits } : {}),
       ...(this.credits !== undefined ? { credits: this.credits } : {}),
     };
   }

@@ -120,11 +120,7 @@ interface Step {
 }
 
 function applyLimits(step: Step, applied: readonly AppliedLimit[], group: LimitGroupResult): Step {
-  step.result.ratelimits = applied.map((a, i) => {
-    const r = group.results[i]!;
-    return { id: a.id, name: a.name, limit: a.check.limit, duration: a.check.durationMs, reset: r.resetAtMs,
-      remaining: r.remaining, exceeded: !r.passed, autoApply: a.autoApply };
-  });
+  step.result.setLimits(applied, group.results);
   if (!group.passed) step.code = 'RATE_LIMITED';
   return step;
 }

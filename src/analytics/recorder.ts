@@ -5,12 +5,11 @@
  * are dropped and counted rather than letting memory grow or slowing verification.
  *
  * Rollups: the store adds the increments the recorder hands it with the records. Increments are
- * summed here first, so a row is rewritten once per period whatever the number of verifications
- * it counts: minute rows about every MINUTE_EVERY_MS, hour, day and month rows (derived from the
- * minute increments as they are handed over) about once a minute (COARSE_EVERY_MS); either
- * sooner when many are held (MAX_HELD), and all at every explicit flush() and at close. Rewriting
- * each key's rows with every one-second batch was most of the writer's work when many keys are
- * verified. The price: a crash (not a graceful stop) loses those held sums from the rollup
+ * summed here first and handed over with the first batch after each UTC minute ends: the minute
+ * rows of the minute that ended, and the hour, day and month increments derived from those minute
+ * sums. So each row is written at most once a minute, whatever the number of verifications it
+ * counts (rewriting a key's rows with every batch was most of the work when many keys are
+ * verified). Sooner when many are held (MAX_HELD), and all at every explicit flush() and at close. The price: a crash (not a graceful stop) loses those held sums from the rollup
  * tables (raw records are written every second); analytics queries flush first (see the
  * getVerifications route), so an answer counts every verification this process made before it.
  *
@@ -86,12 +85,9 @@ function hold(held: Map<string, RollupDelta>, delta: RollupDelta): void {
 
 /** Pruning runs at most this often. */
 const PRUNE_EVERY_MS = 60_000;
-/** Held minute increments are handed to the store at least this often… */
-const MINUTE_EVERY_MS = 5_000;
-/** …hour, day and month increments at least this often… */
-const COARSE_EVERY_MS = 60_000;
-/** …and either as soon as this many are held (bounds the memory many distinct keys would take). */
-const MAX_HELD = 50_000;
+const MINUTE_MS = 60_000;
+/** Held increments of one granularity handed over at once beyond this many (bounds memory). */
+const MAX_HELD = 200_000;
 
 export class VerificationRecorder implements Recorder {
   private buffer: VerificationRecord[] = [];
@@ -107,7 +103,6 @@ export class VerificationRecorder implements Recorder {
   private lastMinutesMs: number;
   /** Hour, day and month increments not yet handed to the store, by granularity, bucket, dimensions. */
   private coarse = new Map<string, RollupDelta>();
-  private lastCoarseMs: number;
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
   written = 0;
@@ -120,8 +115,7 @@ export class VerificationRecorder implements Recorder {
     this.maxPending = options.maxPending ?? 200_000;
     this.rollupRetentionMs = options.rollupRetentionMs;
     this.now = options.now ?? Date.now;
-    this.lastCoarseMs = this.now();
-    this.lastMinutesMs = this.lastCoarseMs;
+    this.lastMinutesMs = this.now();
     this.timer = setInterval(() => {
       void this.write(false);
       if (this.rollupRetentionMs !== undefined && this.now() - this.lastPruneMs >= PRUNE_EVERY_MS) void this.prune();
@@ -158,7 +152,8 @@ export class VerificationRecorder implements Recorder {
     const increments: RollupDelta[] = [];
     for (const delta of rollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
     const now = this.now();
-    if (all || now - this.lastMinutesMs >= MINUTE_EVERY_MS || this.minutes.size >= MAX_HELD) {
+    const minuteEnded = Math.floor(now / MINUTE_MS) !== Math.floor(this.lastMinutesMs / MINUTE_MS);
+    if (all || minuteEnded || this.minutes.size >= MAX_HELD) {
       for (const minute of this.minutes.values()) {
         increments.push(minute);
         for (const granularity of COARSE) hold(this.coarse, { ...minute, granularity, time: bucketStart(granularity, minute.time) });
@@ -166,10 +161,9 @@ export class VerificationRecorder implements Recorder {
       this.minutes = new Map();
       this.lastMinutesMs = now;
     }
-    if (all || now - this.lastCoarseMs >= COARSE_EVERY_MS || this.coarse.size >= MAX_HELD) {
+    if (all || minuteEnded || this.coarse.size >= MAX_HELD) {
       increments.push(...this.coarse.values());
       this.coarse = new Map();
-      this.lastCoarseMs = now;
     }
     if (batch.length === 0 && increments.length === 0) return this.writing;
     // Writes are chained so batches reach the store in order.

@@ -55,7 +55,7 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(logged).toContain('dropped');
   });
 
-  test('records are written with every batch; minute rollups are summed and written about every 5 s, hour, day and month ones (from the minute sums) about every minute; flush() writes everything', async () => {
+  test('records are written with every batch; rollups are summed and written with the first batch after each UTC minute ends (hour, day and month from the minute sums); flush() writes everything', async () => {
     open();
     let now = Date.UTC(2025, 4, 20, 12, 30);
     const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, batchSize: 2, now: () => now });
@@ -71,14 +71,15 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(await storage.verifications.count()).toBe(4);
     expect(await counts('minute')).toEqual([]);
     expect(await counts('hour')).toEqual([]);
-    // 5 s later the next batch hands over the minute sums (one row for the six), coarser ones still held.
+    // Later in the same minute: still held.
     now += 5_000;
     for (let i = 4; i < 6; i++) recorder.record({ ...record(i), time: now });
     await settle(6);
     await recorder.writeBuffered();
-    expect(await counts('minute')).toEqual([6]);
+    expect(await counts('minute')).toEqual([]);
     expect(await counts('hour')).toEqual([]);
-    // A minute later: the new minute's row, and the hour, day and month rows summed from the minute sums.
+    // The next minute's first batch hands everything over: one minute row per minute, and the
+    // hour, day and month rows summed from them.
     now += 60_000;
     for (let i = 6; i < 8; i++) recorder.record({ ...record(i), time: now });
     await settle(8);

@@ -1,4 +1,5 @@
 -- wrk -t1 -c100 -d<N>s -s bench/post.lua URL -- BODIES_FILE ROOT_KEY
+-- ROOT_KEY "-" reads it from KEYGATE_BENCH_ROOT_KEY instead: wrk's arguments are visible in ps.
 -- POSTs the JSON bodies of BODIES_FILE (one per line) in turn, with the root key. Requests are built
 -- once when there are at most 200k bodies (like the perf anchors' post.lua); above that each is
 -- formatted on the fly to keep wrk's memory small (the 1M-key memory run).
@@ -6,7 +7,9 @@ local bodies, reqs, n, i, prebuilt = {}, {}, 0, 0, true
 init = function(args)
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
-  wrk.headers["Authorization"] = "Bearer " .. args[2]
+  local rootKey = args[2]
+  if rootKey == "-" then rootKey = os.getenv("KEYGATE_BENCH_ROOT_KEY") end
+  wrk.headers["Authorization"] = "Bearer " .. rootKey
   for line in io.lines(args[1]) do n = n + 1; bodies[n] = line end
   prebuilt = n <= 200000
   if prebuilt then

@@ -4,7 +4,7 @@
  * scenario (max throughput with wrk, latency at a fixed offered load with autocannon), Redis calls
  * per verification, memory over a long run of distinct keys, and SHA-256 inline vs piscina; prints
  * the tables, checks bench/budgets.json and exits 1 when a budget fails (2 when the run broke).
- * See bench/README.md.
+ * With --url it load-tests a running deployment instead (bench/remote.ts). See bench/README.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
 import { call, parallel, seedScenarioKeys, type Seeded } from './lib/api.js';
-import { evaluate, printReport, type Budgets, type Results } from './lib/report.js';
+import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
 import { runMemory } from './lib/memory.js';
 import {
   installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir, type KeygateServer,
@@ -22,10 +22,11 @@ import {
 import { log } from './lib/progress.js';
 import { runAtRate } from './lib/rate.js';
 import { diffCalls, monitorCommands, redisCalls, redisCpuSeconds } from './lib/redis-calls.js';
-import { runWrk, type WrkResult } from './lib/wrk.js';
+import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 import { readCpu, usPerRequest } from './lib/cpu.js';
 import { formatHashing, runHashing } from './hashing.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
+import { runOperatorMode } from './remote.js';
 import autocannon from 'autocannon';
 
 const HELP = `Usage: npm run bench [-- options]
@@ -41,6 +42,14 @@ const HELP = `Usage: npm run bench [-- options]
   --keys N                keys per scenario and server (default 20000; quick 2000)
   --identities N          identities the limited keys are spread over (default 100)
   --skip-memory, --skip-hashing
+
+Operator mode: load-test a running keygate instead of starting local servers (see bench/README.md)
+  --url URL               the deployment, e.g. https://keygate.example.com
+  --root-key KEY          a root key of it; better: KEYGATE_ROOT_KEY in the environment (not in shell history)
+  --skip-create-key       leave out the createKey scenario (the write load)
+  --rounds, --duration, --rate-duration, --burst, --identities, --quick as above; --keys defaults to 2000
+  It creates only an API keygate-bench-<runid>, identities keygate-bench-<runid>-<i> and keys kgb_… in
+  that API, and removes them at the end, also on a failure or Ctrl-C. ratelimitLimit is not run.
 `;
 
 const { values: opt } = parseArgs({
@@ -49,6 +58,7 @@ const { values: opt } = parseArgs({
     burst: { type: 'boolean', default: false }, 'calls-duration': { type: 'string' }, 'memory-duration': { type: 'string' },
     'memory-keys': { type: 'string' }, keys: { type: 'string' }, identities: { type: 'string' },
     'skip-memory': { type: 'boolean', default: false }, 'skip-hashing': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
+    url: { type: 'string' }, 'root-key': { type: 'string' }, 'skip-create-key': { type: 'boolean', default: false },
   },
 });
 if (opt.help) { process.stdout.write(HELP); process.exit(0); }
@@ -68,17 +78,20 @@ const settings = {
   warmupS: quick ? 0 : 2,
 };
 
-const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
-const budgets = JSON.parse(readFileSync(join(BENCH_DIR, 'budgets.json'), 'utf8')) as Budgets;
-
-function ensureWrk(): void {
-  if (spawnSync('wrk', ['-v']).error === undefined) return;
-  log('wrk is missing: installing it from the Debian packages (apt-get install -y wrk)…');
-  const r = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
-  if (r.status !== 0 || spawnSync('wrk', ['-v']).error !== undefined) throw new Error('wrk is needed: apt-get install -y wrk');
+if (opt.url !== undefined) {
+  process.exit(await runOperatorMode({
+    url: opt.url, rootKey: opt['root-key'] ?? process.env.KEYGATE_ROOT_KEY, quick, rounds: settings.rounds, durationS: settings.durationS,
+    rateDurationS: settings.rateDurationS, warmupS: settings.warmupS, stagger: settings.stagger, keys: num(opt.keys, 2_000, 2_000),
+    identities: settings.identities, skipCreateKey: opt['skip-create-key']!,
+  }));
+}
+if (opt['root-key'] !== undefined || opt['skip-create-key']) {
+  process.stderr.write('bench: --root-key and --skip-create-key are for the operator mode: give --url too\n');
+  process.exit(2);
 }
 
-const median = (a: readonly number[]): number => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[n >> 1]! : (s[n / 2 - 1]! + s[n / 2]!) / 2; };
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+const budgets = JSON.parse(readFileSync(join(BENCH_DIR, 'budgets.json'), 'utf8')) as Budgets;
 
 async function main(): Promise<number> {
   installSignalHandlers();

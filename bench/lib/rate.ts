@@ -33,6 +33,8 @@ function percentile(sorted: Float64Array, p: number): number {
 
 export async function runAtRate(opts: {
   url: string; bodies: readonly string[]; rootKey: string; rate: number; durationS: number; connections: number; stagger: boolean; label: string;
+  /** Aborting stops every autocannon instance; the result covers what was answered until then. */
+  signal?: AbortSignal;
 }): Promise<RateResult> {
   const latencies: number[] = [];
   let errors = 0;
@@ -50,6 +52,7 @@ export async function runAtRate(opts: {
     // Instance g starts g/groups of a second late and runs as long as the others.
     const delay = opts.stagger ? Math.round((1000 * g) / groups) : 0;
     runs.push(new Promise((resolve, reject) => setTimeout(() => {
+      if (opts.signal?.aborted) { resolve(undefined); return; }
       const instance = autocannon({
         url: opts.url,
         method: 'POST',
@@ -74,7 +77,10 @@ export async function runAtRate(opts: {
       instances.push(instance);
     }, delay)));
   }
+  const stopInstances = (): void => { for (const instance of instances) instance.stop(); };
+  opts.signal?.addEventListener('abort', stopInstances, { once: true });
   await Promise.all(runs);
+  opts.signal?.removeEventListener('abort', stopInstances);
   const elapsedS = (Date.now() - started) / 1000 - (opts.stagger ? (groups - 1) / groups : 0);
   const sorted = Float64Array.from(latencies).sort();
   const result: RateResult = {

@@ -22,8 +22,8 @@ export interface Results {
   loadavgAfter?: number[];
   seconds?: number;
   seeding: Record<string, { keys: number; identities: number; seconds: number }>;
-  /** eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other threads. */
-  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs: number; otherThreadsUs: number }>;
+  /** eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other threads (not known for a remote deployment). */
+  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number }>;
   /** At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate. */
   latency: Record<string, RateResult>;
   latencyBaseline: Record<string, RateResult>;
@@ -64,23 +64,34 @@ export function evaluate(budgets: Budgets, r: Results): Verdict[] {
   });
 }
 
+export const median = (a: readonly number[]): number => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[n >> 1]! : (s[n / 2 - 1]! + s[n / 2]!) / 2; };
+
 const k = (n: number): string => `${(n / 1000).toFixed(1)}k`;
 const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(3));
+
+export const THROUGHPUT_HEADER = [
+  '| server | scenario | max req/s (min–max) | × baseline | event loop µs/req | other threads µs/req | rate | p50 | p99 | p99.9 | baseline p99 at that rate | p99 × baseline | errors |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+];
+
+/** One row of the throughput and latency table; what was not measured shows as –. */
+export function throughputRow(r: Results, server: string, scenario: string, key: string): string {
+  const base = r.throughput.baseline;
+  const us = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(1));
+  const t = r.throughput[key];
+  const l = r.latency[key];
+  const b = r.latencyBaseline[key];
+  const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
+  const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
+  return `| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${l && b ? (l.p99Ms / b.p99Ms).toFixed(2) : '–'} | ${errs} |`;
+}
 
 export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   const out: string[] = ['', `## Results (${r.date}${r.settings.quick ? ', quick' : ''}; ${r.machine})`, ''];
   const base = r.throughput.baseline;
   out.push(`Max throughput: wrk -t1 -c100, median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max); CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate.`, '');
-  out.push('| server | scenario | max req/s (min–max) | × baseline | event loop µs/req | other threads µs/req | rate | p50 | p99 | p99.9 | baseline p99 at that rate | p99 × baseline | errors |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  const us = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(1));
-  const row = (server: string, scenario: string, key: string): void => {
-    const t = r.throughput[key];
-    const l = r.latency[key];
-    const b = r.latencyBaseline[key];
-    const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
-    const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
-    out.push(`| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${l && b ? (l.p99Ms / b.p99Ms).toFixed(2) : '–'} | ${errs} |`);
-  };
+  out.push(...THROUGHPUT_HEADER);
+  const row = (server: string, scenario: string, key: string): void => { out.push(throughputRow(r, server, scenario, key)); };
   row('baseline (uWS fixed reply)', '–', 'baseline');
   for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
   row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');

@@ -8,7 +8,8 @@
               however many checks name it; checks refer to it by index.
   ARGV[1]     time override in unix ms, or "" to read the server's TIME (the override is for tests)
   ARGV[2]     TTL slack in ms: a (re)written window lives 2 × duration + slack
-  ARGV[3]     G, the number of groups; then per group: k, then k × (keyIndex, limit, durationMs, cost)
+  ARGV[3]     msgpack array of numbers: G, the number of groups; then per group: k, then
+              k × (keyIndex, limit, durationMs, cost)
 
   Returns a flat array of integers:
     now, then per group: groupPassed (1/0), then per check 6 values:
@@ -31,24 +32,25 @@ if not now then
 end
 local slack = tonumber(ARGV[2])
 
--- Stored state per key index, read at most once, then kept in step with our own writes.
-local stored = {}
+-- Stored state per key index (ss, sc, sp; sl marks the loaded ones), read at most once, then
+-- kept in step with our own commits. Flat arrays, not a table per key or check: this script runs
+-- for every limited verification, and table allocation was much of its cost.
+local ss, sc, sp, sl = {}, {}, {}, {}
 local function load(i)
-  local st = stored[i]
-  if not st then
+  if not sl[i] then
     local v = rcall('HMGET', KEYS[i], 's', 'c', 'p')
-    st = { s = tonumber(v[1]), c = tonumber(v[2]) or 0, p = tonumber(v[3]) or 0 }
-    stored[i] = st
+    ss[i], sc[i], sp[i], sl[i] = tonumber(v[1]), tonumber(v[2]) or 0, tonumber(v[3]) or 0, true
   end
-  return st
 end
 
 -- sliding-window.ts rotate(): same window → keep; next → shift; older or missing → zeros;
 -- a stored window ahead of `now` (server clock stepped back) is kept, never rolled back.
-local function rotate(st, seq)
-  if st.s == nil then return seq, 0, 0 end
-  if st.s >= seq then return st.s, st.c, st.p end
-  if st.s == seq - 1 then return seq, 0, st.c end
+local function rotate(i, seq)
+  load(i)
+  local s = ss[i]
+  if s == nil then return seq, 0, 0 end
+  if s >= seq then return s, sc[i], sp[i] end
+  if s == seq - 1 then return seq, 0, sc[i] end
   return seq, 0, 0
 end
 
@@ -72,60 +74,93 @@ local function retry_after(s, c, p, d, limit, cost)
   return window_end + (d - min(d, max_left)) - now
 end
 
--- Writes a committed tentative state: HINCRBY while the stored window is unchanged, else the
--- whole hash plus a fresh TTL (the only time the TTL moves).
+-- A committed tentative state becomes the stored one; writes wait for the end of the call, so a
+-- counter committed by many groups of this call is written once.
 -- Numbers go out as "%.0f": Lua's default "%.14g" would round counts above 10^14.
 local function int(x) return string.format('%.0f', x) end
-local function commit(i, t)
-  if t.c == t.c0 then return end -- only cost-0 mentions: nothing to write
-  local st = stored[i]
-  if st.s == t.s then
-    rcall('HINCRBY', KEYS[i], 'c', int(t.c - st.c))
-  else
-    rcall('HSET', KEYS[i], 's', int(t.s), 'c', int(t.c), 'p', int(t.p))
-    rcall('PEXPIRE', KEYS[i], int(2 * t.d + slack))
+local loaded_s, loaded_c, dirty_d = {}, {}, {}
+local dirty, ndirty = {}, 0
+local function commit(i, s, c, p, d)
+  if not dirty_d[i] then
+    dirty_d[i] = d
+    ndirty = ndirty + 1
+    dirty[ndirty] = i
+    loaded_s[i], loaded_c[i] = ss[i], sc[i]
   end
-  st.s, st.c, st.p = t.s, t.c, t.p
+  ss[i], sc[i], sp[i] = s, c, p
 end
 
-local out = { now }
-local pos = 4
-for _ = 1, tonumber(ARGV[3]) do
-  local k = tonumber(ARGV[pos])
-  pos = pos + 1
-  local tentative, order, checks, passed = {}, {}, {}, true
-  for j = 1, k do
-    local i, limit, d, cost = tonumber(ARGV[pos]), tonumber(ARGV[pos + 1]), tonumber(ARGV[pos + 2]), tonumber(ARGV[pos + 3])
-    pos = pos + 4
-    -- A counter named twice in one group sees the cost of its earlier mention.
-    local t = tentative[i]
-    local s, c, p
-    if t then s, c, p = t.s, t.c, t.p else s, c, p = rotate(load(i), floor(now / d)) end
-    local eff = effective(s, c, p, d)
-    local own = limit > 0 and eff + cost <= limit
-    if cost > 0 or t then
-      if not t then order[#order + 1] = i end
-      tentative[i] = { s = s, c = c + cost, p = p, d = d, c0 = t and t.c0 or c }
+-- HINCRBY while the stored window is the one read, else the whole hash plus a fresh TTL (the
+-- only time the TTL moves).
+local function write_back()
+  for n = 1, ndirty do
+    local i = dirty[n]
+    if loaded_s[i] == ss[i] then
+      rcall('HINCRBY', KEYS[i], 'c', int(sc[i] - loaded_c[i]))
+    else
+      rcall('HSET', KEYS[i], 's', int(ss[i]), 'c', int(sc[i]), 'p', int(sp[i]))
+      rcall('PEXPIRE', KEYS[i], int(2 * dirty_d[i] + slack))
     end
-    passed = passed and own
-    checks[j] = { i = i, limit = limit, d = d, cost = cost, s = s, c = c, p = p, eff = eff, own = own }
-  end
-  if passed then
-    for _, i in ipairs(order) do commit(i, tentative[i]) end
-  end
-  out[#out + 1] = passed and 1 or 0
-  for _, ch in ipairs(checks) do
-    local remaining = 0
-    if ch.own then remaining = max(0, ch.limit - ch.eff - (passed and ch.cost or 0)) end
-    local retry = 0
-    if not ch.own then retry = retry_after(ch.s, ch.c, ch.p, ch.d, ch.limit, ch.cost) end
-    local _, c2, p2 = rotate(load(ch.i), floor(now / ch.d))
-    out[#out + 1] = ch.own and 1 or 0
-    out[#out + 1] = remaining
-    out[#out + 1] = (ch.s + 1) * ch.d
-    out[#out + 1] = retry
-    out[#out + 1] = c2
-    out[#out + 1] = p2
   end
 end
+
+-- Per check of the current group (index j), and the group's tentative state per key index i
+-- (tm[i] == the group's number marks it): arrays reused by every group.
+local ci, climit, cd, ccost, cs, cc, cp, ceff, cown = {}, {}, {}, {}, {}, {}, {}, {}, {}
+local tm, ts, tc, tp, td, tc0 = {}, {}, {}, {}, {}, {}
+local touched = {}
+local out, nout = { now }, 1
+-- One msgpack array instead of four arguments per check: Redis makes a string of every argument
+-- and each needed tonumber(); unpacking is one C call that yields numbers.
+local A = cmsgpack.unpack(ARGV[3])
+local pos = 2
+for g = 1, A[1] do
+  local k = A[pos]
+  pos = pos + 1
+  local ntouched, passed = 0, true
+  for j = 1, k do
+    local i, limit, d, cost = A[pos], A[pos + 1], A[pos + 2], A[pos + 3]
+    pos = pos + 4
+    -- A counter named twice in one group sees the cost of its earlier mention.
+    local mentioned = tm[i] == g
+    local s, c, p
+    if mentioned then s, c, p = ts[i], tc[i], tp[i] else s, c, p = rotate(i, floor(now / d)) end
+    local eff = effective(s, c, p, d)
+    local own = limit > 0 and eff + cost <= limit
+    if cost > 0 or mentioned then
+      if not mentioned then
+        tm[i], tc0[i] = g, c
+        ntouched = ntouched + 1
+        touched[ntouched] = i
+      end
+      ts[i], tc[i], tp[i], td[i] = s, c + cost, p, d
+    end
+    passed = passed and own
+    ci[j], climit[j], cd[j], ccost[j], cs[j], cc[j], cp[j], ceff[j], cown[j] = i, limit, d, cost, s, c, p, eff, own
+  end
+  if passed then
+    for t = 1, ntouched do
+      local i = touched[t]
+      -- Only cost-0 mentions: nothing to write.
+      if tc[i] ~= tc0[i] then commit(i, ts[i], tc[i], tp[i], td[i]) end
+    end
+  end
+  nout = nout + 1
+  out[nout] = passed and 1 or 0
+  for j = 1, k do
+    local limit, d, cost, s, own = climit[j], cd[j], ccost[j], cs[j], cown[j]
+    local remaining, retry = 0, 0
+    if own then remaining = max(0, limit - ceff[j] - (passed and cost or 0))
+    else retry = retry_after(s, cc[j], cp[j], d, limit, cost) end
+    local _, c2, p2 = rotate(ci[j], floor(now / d))
+    out[nout + 1] = own and 1 or 0
+    out[nout + 2] = remaining
+    out[nout + 3] = (s + 1) * d
+    out[nout + 4] = retry
+    out[nout + 5] = c2
+    out[nout + 6] = p2
+    nout = nout + 6
+  end
+end
+write_back()
 return out

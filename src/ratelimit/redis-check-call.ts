@@ -2,6 +2,7 @@
  * The wire format of lua/ratelimit-check.lua and lua/ratelimit-refund.lua (see their headers):
  * builds KEYS/ARGV for a batch of groups in one slot and decodes the flat integer reply.
  */
+import { pack } from 'msgpackr';
 import type { WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
@@ -14,7 +15,7 @@ export interface KeyedCheck {
 
 export interface ScriptCall {
   readonly keys: string[];
-  readonly args: string[];
+  readonly args: (string | Buffer)[];
 }
 
 /** A check's result plus the counter's state after the group (a lower bound for the deny cache). */
@@ -39,19 +40,19 @@ const FIELDS_PER_CHECK = 6;
 export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, ttlSlackMs: number): ScriptCall {
   const keys: string[] = [];
   const index = new Map<string, number>();
-  const args = [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(ttlSlackMs), String(groups.length)];
+  const numbers: number[] = [groups.length];
   for (const group of groups) {
-    args.push(String(group.length));
+    numbers.push(group.length);
     for (const { key, check } of group) {
       let i = index.get(key);
       if (i === undefined) {
         i = keys.push(key);
         index.set(key, i);
       }
-      args.push(String(i), String(check.limit), String(check.durationMs), String(check.cost));
+      numbers.push(i, check.limit, check.durationMs, check.cost);
     }
   }
-  return { keys, args };
+  return { keys, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(ttlSlackMs), pack(numbers)] };
 }
 
 export function decodeCheckReply(reply: unknown, groups: readonly (readonly KeyedCheck[])[]): DecodedCall {

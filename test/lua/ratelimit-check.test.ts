@@ -3,6 +3,7 @@
  * time override, plus cross-slot safety on the shared Cluster.
  */
 import { randomUUID } from 'node:crypto';
+import { pack } from 'msgpackr';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady } from '../../src/redis/client.js';
@@ -26,7 +27,7 @@ const fresh = (): string => `kg-test:lua:{${randomUUID()}}:c:1000`;
 /** [keyIndex, limit, durationMs, cost] per check, groups of checks. */
 type Check = [number, number, number, number];
 async function run(keys: string[], now: number | '', groups: Check[][], slackMs = 1_000): Promise<number[]> {
-  const args = [String(now), String(slackMs), String(groups.length), ...groups.flatMap((g) => [String(g.length), ...g.flat().map(String)])];
+  const args = [String(now), String(slackMs), pack([groups.length, ...groups.flatMap((g) => [g.length, ...g.flat()])])];
   return await CHECK.run(redis, keys, args) as number[];
 }
 

@@ -7,6 +7,7 @@
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
 import type { LimitCheck } from '../ratelimit/types.js';
+import { counterKey } from '../ratelimit/memory-limiter.js';
 
 export interface RequestedLimit {
   readonly name: string;
@@ -42,13 +43,13 @@ export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, r
   // and commits them in one script (all or nothing without compensation).
   const limitOwner = identity?.id ?? key.id;
   const applied = new Map<string, AppliedLimit>();
-  const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => ({
-    check: {
+  const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => {
+    const check = {
       counter: source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name),
       owner: limitOwner, limit: config.limit, durationMs: config.duration, cost,
-    },
-    id: config.id, name: config.name, autoApply: config.autoApply,
-  });
+    };
+    return { check: { ...check, memoryKey: counterKey(check) }, id: config.id, name: config.name, autoApply: config.autoApply };
+  };
   for (const source of merged.values()) if (source.config.autoApply) applied.set(source.config.name, fromConfig(source, 1));
   for (const r of requested ?? []) {
     if (r.limit !== undefined && r.duration !== undefined) {

@@ -4,7 +4,7 @@
  * they are older than two windows, so memory follows the set of active counters.
  */
 import { effective, retryAfter, rotate, type WindowState } from './sliding-window.js';
-import type { LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
+import type { LimitCheck, LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
 
 export interface MemoryLimiterOptions {
   /** Clock in unix ms; injectable for tests. */
@@ -43,31 +43,49 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private limitGroup(group: LimitGroup, nowMs: number): LimitGroupResult {
-    // Tentative states: a counter named twice in one group sees the cost of its earlier mention.
-    const tentative = new Map<string, Counter>();
-    const evaluated = group.checks.map((check) => {
+    const { checks } = group;
+    const n = checks.length;
+    // Tentative states, by counter key: a counter named twice in one group sees the cost of its
+    // earlier mention. Arrays, not a Map: groups are small and this runs on every verification.
+    const keys: string[] = [];
+    const tentative: Counter[] = [];
+    const states = new Array<WindowState>(n);
+    const effs = new Array<number>(n);
+    let passed = true;
+    for (let i = 0; i < n; i++) {
+      const check = checks[i]!;
       const key = counterKey(check);
-      const state = tentative.get(key) ?? rotate(this.counters.get(key), nowMs, check.durationMs);
+      const at = keys.indexOf(key);
+      const state = at >= 0 ? tentative[at]! : rotate(this.counters.get(key), nowMs, check.durationMs);
       const eff = effective(state, nowMs, check.durationMs);
       // A limit of 0 blocks: even a cost-0 read is denied (overrides of 0, inline limits of 0).
-      const own = check.limit > 0 && eff + check.cost <= check.limit;
-      if (check.cost > 0 || tentative.has(key)) {
-        tentative.set(key, { s: state.s, c: state.c + check.cost, p: state.p, durationMs: check.durationMs });
+      if (!(check.limit > 0 && eff + check.cost <= check.limit)) passed = false;
+      if (at >= 0) tentative[at] = { s: state.s, c: state.c + check.cost, p: state.p, durationMs: check.durationMs };
+      else if (check.cost > 0) {
+        keys.push(key);
+        tentative.push({ s: state.s, c: state.c + check.cost, p: state.p, durationMs: check.durationMs });
       }
-      return { check, state, eff, own };
-    });
-    const passed = evaluated.every((e) => e.own);
+      states[i] = state;
+      effs[i] = eff;
+    }
     // Only counters that took a cost are written: cost-0 reads leave no state behind.
-    if (passed) for (const [key, counter] of tentative) this.counters.set(key, counter);
-    const results: LimitCheckResult[] = evaluated.map(({ check, state, eff, own }) => ({
-      passed: own,
-      limit: check.limit,
-      // Unkey's rule: a denied check reports 0; a check that passed but was not committed
-      // (a sibling was denied) reports what is still available; a committed one what is left.
-      remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
-      resetAtMs: (state.s + 1) * check.durationMs,
-      retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
-    }));
+    if (passed) for (let k = 0; k < keys.length; k++) this.counters.set(keys[k]!, tentative[k]!);
+    const results = new Array<LimitCheckResult>(n);
+    for (let i = 0; i < n; i++) {
+      const check = checks[i]!;
+      const state = states[i]!;
+      const eff = effs[i]!;
+      const own = check.limit > 0 && eff + check.cost <= check.limit;
+      results[i] = {
+        passed: own,
+        limit: check.limit,
+        // Unkey's rule: a denied check reports 0; a check that passed but was not committed
+        // (a sibling was denied) reports what is still available; a committed one what is left.
+        remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
+        resetAtMs: (state.s + 1) * check.durationMs,
+        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter(state, nowMs, check.durationMs, check.limit, check.cost),
+      };
+    }
     return { passed, results };
   }
 
@@ -83,4 +101,5 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-const counterKey = (check: { counter: string; durationMs: number }): string => `${check.counter}\u0000${check.durationMs}`;
+/** The counter's key in the Map: its name and window length (made once when the check carries it). */
+export const counterKey = (check: LimitCheck): string => check.memoryKey ?? `${check.counter}\u0000${check.durationMs}`;

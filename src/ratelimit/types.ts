@@ -20,6 +20,11 @@ export interface LimitCheck {
   readonly durationMs: number;
   /** Units to consume; 0 only reads. */
   readonly cost: number;
+  /**
+   * The memory limiter's key for this counter (counterKey in memory-limiter.ts), when made once
+   * with a check that is used again and again (verifyKey's hot entries).
+   */
+  readonly memoryKey?: string;
 }
 
 /** Checks that commit all or nothing. */

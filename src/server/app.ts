@@ -64,27 +64,32 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
    * Writes the answer, counts it for /metrics and logs one line for it. The line names the
    * procedure (or a fixed label), never the path a client sent, and nothing from the request.
    */
-  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats): void => {
+  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats, inCallback = false): void => {
     const durationMs = performance.now() - info.startedAt;
     stats?.answered(reply.status, durationMs / 1e3);
     logRequest?.(info.requestId, label, reply.status, Math.round(durationMs * 1e3) / 1e3);
     if (state.aborted) return; // the client is gone; touching res now would throw
-    res.cork(() => {
-      // nosniff: a browser must never run an answer as anything but the JSON it is labelled.
-      res.writeStatus(statusLine(reply.status))
-        .writeHeader('content-type', reply.contentType)
-        .writeHeader('x-content-type-options', 'nosniff')
-        .writeHeader('x-request-id', info.requestId);
-      const headers = reply.headers;
-      if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
-      res.end(reply.body, reply.close === true);
-    });
+    // uWS corks the socket while it runs a route handler or a body chunk's callback: an answer
+    // written there goes out in one send already; any later one must cork itself.
+    if (inCallback) write(res, info, reply);
+    else res.cork(() => write(res, info, reply));
+  };
+
+  const write = (res: HttpResponse, info: RequestInfo, reply: Reply): void => {
+    // nosniff: a browser must never run an answer as anything but the JSON it is labelled.
+    res.writeStatus(statusLine(reply.status))
+      .writeHeader('content-type', reply.contentType)
+      .writeHeader('x-content-type-options', 'nosniff')
+      .writeHeader('x-request-id', info.requestId);
+    const headers = reply.headers;
+    if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
+    res.end(reply.body, reply.close === true);
   };
 
   /** Answers a request counted in `inFlight` (shutdown waits for them). */
-  const finish = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label: string, stats: RequestStats | undefined): void => {
+  const finish = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label: string, stats: RequestStats | undefined, inCallback = false): void => {
     inFlight--;
-    send(res, state, info, reply, label, stats);
+    send(res, state, info, reply, label, stats, inCallback);
     if (inFlight === 0 && drained) drained();
   };
 
@@ -127,10 +132,11 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
             : { ...failure(err, info, services, procedure.route.name), close: true }, label, stats);
           return;
         }
-        const answered = (reply: Reply): void => finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats);
+        const answered = (reply: Reply, inCallback = false): void =>
+          finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats, inCallback);
         const reply = runProcedure(procedure, info, body, services);
-        if (reply instanceof Promise) void reply.then(answered);
-        else answered(reply);
+        if (reply instanceof Promise) void reply.then((r) => answered(r));
+        else answered(reply, true);
       });
     });
   }

@@ -19,17 +19,20 @@ const POOL_BYTES = 4_096;
 const pool = Buffer.allocUnsafe(POOL_BYTES);
 let offset = POOL_BYTES;
 
+const CODES = Buffer.from(ALPHABET, 'latin1');
+/** Per prefix, `<prefix>_` and room for the characters: each id is one flat string, not 18 appended pieces. */
+const scratch = new Map<IdPrefix, Buffer>();
+
 export function newId(prefix: IdPrefix): string {
-  let out = `${prefix}_`;
-  for (let n = 0; n < ID_CHARS;) {
+  let out = scratch.get(prefix);
+  if (out === undefined) scratch.set(prefix, out = Buffer.from(`${prefix}_${'1'.repeat(ID_CHARS)}`, 'latin1'));
+  for (let n = out.length - ID_CHARS; n < out.length;) {
     if (offset === POOL_BYTES) {
       randomFillSync(pool);
       offset = 0;
     }
     const byte = pool[offset++]!;
-    if (byte >= UNBIASED_BELOW) continue;
-    out += ALPHABET[byte % 58];
-    n++;
+    if (byte < UNBIASED_BELOW) out[n++] = CODES[byte % 58]!;
   }
-  return out;
+  return out.toString('latin1');
 }

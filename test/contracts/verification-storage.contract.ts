@@ -47,6 +47,43 @@ export function describeVerificationStorage(
       expect(kept).toEqual(records.slice(30));
     });
 
+    it('batches appended out of time order (as several replicas do) are read back in time order, each millisecond in append order', async () => {
+      storage = await open(100_000);
+      let seed = 7;
+      const random = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+      const batches = Array.from({ length: 12 }, (_, b) => Array.from({ length: 20 + random(60) }, () => record(1_000_000 + b * 300 + random(4_000))));
+      for (const batch of batches) await storage.verifications.append(batch);
+      // Within one millisecond: earlier batches first, and a batch's records in their order.
+      const expected = batches.flatMap((batch, b) => batch.map((r, i) => ({ r, b, i })))
+        .sort((x, y) => x.r.time - y.r.time || x.b - y.b || x.i - y.i).map((x) => x.r);
+      expect(await storage.verifications.range({ limit: 100_000 })).toEqual(expected);
+      for (const limit of [1, 7, 50]) {
+        expect(await scanAll(storage, { limit, fromMs: 1_001_000, toMs: 1_003_000 })).toEqual(expected.filter((r) => r.time >= 1_001_000 && r.time < 1_003_000));
+      }
+      expect(await storage.verifications.count()).toBe(expected.length);
+    });
+
+    it('a batch spanning hours is found from any point inside it', async () => {
+      storage = await open(1_000);
+      const start = Date.UTC(2025, 6, 1);
+      const records = Array.from({ length: 200 }, (_, i) => record(start + i * 97_000));
+      await storage.verifications.append(records);
+      const from = start + 5_000_000;
+      expect(await storage.verifications.range({ fromMs: from, limit: 3 })).toEqual(records.filter((r) => r.time >= from).slice(0, 3));
+      expect(await scanAll(storage, { limit: 9, fromMs: from, toMs: from + 2_000_000 })).toEqual(records.filter((r) => r.time >= from && r.time < from + 2_000_000));
+    });
+
+    it('over many batches exactly the retained number is kept, the oldest dropped first', async () => {
+      storage = await open(100);
+      const records = Array.from({ length: 7 * 37 }, (_, i) => record(20_000 + i));
+      for (let b = 0; b < 7; b++) {
+        await storage.verifications.append(records.slice(b * 37, (b + 1) * 37));
+        expect(await storage.verifications.count()).toBe(Math.min(100, (b + 1) * 37));
+      }
+      expect(await storage.verifications.range({ limit: 1_000 })).toEqual(records.slice(-100));
+      expect(await scanAll(storage, { limit: 6 })).toEqual(records.slice(-100));
+    });
+
     it('an empty append changes nothing', async () => {
       storage = await open(100);
       await storage.verifications.append([]);

@@ -90,9 +90,10 @@ export function storageKeys(prefix: string) {
     migration: (id: string) => k('migration', idTag(id), 'rec'),
     migrationIds: k('migration-all', 'migrations', 'ids'),
 
-    /** Sorted set by record time (verifications.ts) and its sequence counter, one slot. */
+    /** Sorted set of record blocks by their first time (verifications.ts), its sequence counter and record count, one slot. */
     verifications: k('verification', 'log', 'records'),
     verificationSequence: k('verification', 'log', 'seq'),
+    verificationCount: k('verification', 'log', 'count'),
     /**
      * Rollups, in the slot of the log so one script call appends records and their rollups: a hash
      * per bucket (fields per dimensions digest, verifications.ts) and a sorted set of the bucket

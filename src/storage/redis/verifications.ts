@@ -1,10 +1,11 @@
 /**
- * Verification records in Redis: one sorted set scored by record time (ms), trimmed to the
- * retained number by lua/verifications-append.lua in the same atomic step as the append. Each
- * member is a 16-hex-digit sequence number followed by the msgpack record, so records of one
- * millisecond keep their append order (members of equal score sort by bytes) and equal records
- * stay distinct. range is ZRANGEBYSCORE [fromMs, toMs): exact on record time (ms are integers,
- * exact as scores). A Stream would not do: its ids must grow, and batches arrive out of time order.
+ * Verification records in Redis: blocks of records (storage/verification-blocks.ts), one member
+ * each of a sorted set scored by the block's first record time (ms), trimmed to the retained
+ * number of records by lua/verifications-append.lua in the same atomic step as the append (a
+ * counter key holds the number kept). Members of equal score sort by their leading sequence
+ * number. Reading takes the blocks scored from (start − the block span) and merges them. Members
+ * written before blocks (one record each) are read as blocks of one. A Stream would not do: its
+ * ids must grow, and batches arrive out of time order.
  *
  * Rollups (storage/rollups.ts): one hash per (granularity, bucket) whose fields, per digest D of
  * a combination of dimensions, hold the dimensions ('d'D) and the sums ('c'D count, 's'D spent
@@ -18,6 +19,7 @@
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
+import { BLOCK_SPAN_MS, encodeBody, intoBlocks, mergeBlocks, storedBlock, type Position, type StoredBlock } from '../verification-blocks.js';
 import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -27,15 +29,22 @@ type Tuple = [number, string, string, string, string | null, string | null, stri
 
 /** Bytes of the sequence prefix of a member. */
 const SEQUENCE_BYTES = 16;
-/** Records per script call: one call must stay short, as it holds the node. */
-const APPEND_CHUNK = 250;
+/** Records per block, and per script call: one call must stay short, as it holds the node. */
+const APPEND_CHUNK = 1_000;
+/** Rollup increments per script call. */
+const INCREMENTS_CHUNK = 1_000;
+/** Blocks read per page of a scan. */
+const BLOCKS_PER_READ = 16;
 /** Rollup buckets read per scan page (one pipelined HGETALL each). */
 const BUCKETS_PER_PAGE = 16;
 /** Buckets removed per MULTI when pruning. */
 const PRUNE_CHUNK = 500;
 
-const toTuple = (r: VerificationRecord): Tuple =>
-  [r.time, r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
+/** A member written before blocks: the sequence, then one msgpack record. */
+function oneRecordBlock(member: Buffer): StoredBlock {
+  const record = fromTuple(decode<Tuple>(member.subarray(SEQUENCE_BYTES))!);
+  return { minTime: record.time, seq: parseInt(member.subarray(0, SEQUENCE_BYTES).toString('latin1'), 16), records: [record] };
+}
 
 function fromTuple([time, requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
   // Records written before latency was recorded have 9 fields.
@@ -60,18 +69,20 @@ export class RedisVerificationStore implements VerificationStore {
   constructor(private readonly client: RedisClient, private readonly k: StorageKeys, private readonly retained: number) {}
 
   async append(records: readonly VerificationRecord[], rollups: readonly RollupDelta[] = rollupDeltas(records)): Promise<void> {
-    // Records and increments in chunks of the same size as before (up to four increments a record).
-    const chunks = Math.max(Math.ceil(records.length / APPEND_CHUNK), Math.ceil(rollups.length / (4 * APPEND_CHUNK)));
-    for (let i = 0; i < chunks; i++) {
-      await this.appendChunk(records.slice(i * APPEND_CHUNK, (i + 1) * APPEND_CHUNK), rollups.slice(i * 4 * APPEND_CHUNK, (i + 1) * 4 * APPEND_CHUNK));
+    const blocks = intoBlocks(records, APPEND_CHUNK);
+    const calls = Math.max(blocks.length, Math.ceil(rollups.length / INCREMENTS_CHUNK));
+    for (let i = 0; i < calls; i++) {
+      await this.appendChunk(blocks[i] ?? [], rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK));
     }
   }
 
-  private async appendChunk(records: readonly VerificationRecord[], rollups: readonly RollupDelta[]): Promise<void> {
-    if (records.length === 0 && rollups.length === 0) return;
-    const keys: string[] = [this.k.verifications, this.k.verificationSequence, ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
-    const args: (string | Buffer | number)[] = [this.retained, records.length];
-    for (const r of records) args.push(r.time, encode(toTuple(r)));
+  /** One block (records sorted by time, maybe none) and some increments, in one script call. */
+  private async appendChunk(block: readonly VerificationRecord[], rollups: readonly RollupDelta[]): Promise<void> {
+    if (block.length === 0 && rollups.length === 0) return;
+    const keys: string[] = [this.k.verifications, this.k.verificationSequence, this.k.verificationCount,
+      ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
+    const args: (string | Buffer | number)[] = [this.retained, block.length === 0 ? 0 : 1];
+    if (block.length > 0) args.push(block[0]!.time, block.length, encodeBody(block));
     const bucketIndex = new Map<string, number>();
     for (const d of rollups) {
       const key = this.k.verificationRollup(d.granularity, d.time);
@@ -81,7 +92,7 @@ export class RedisVerificationStore implements VerificationStore {
         bucketIndex.set(key, index);
       }
       const latencySum = Number.isFinite(d.latencySum) ? d.latencySum : 0;
-      args.push(index, 3 + GRANULARITIES.indexOf(d.granularity), d.time, d.digest, encode(d.dims),
+      args.push(index, 4 + GRANULARITIES.indexOf(d.granularity), d.time, d.digest, encode(d.dims),
         d.count, d.spentCredits, String(latencySum), d.latencyCount);
     }
     await scripts.verificationsAppend.run(this.client, keys, args);
@@ -91,28 +102,35 @@ export class RedisVerificationStore implements VerificationStore {
     return (await this.scan({ ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), limit })).items;
   }
 
-  /**
-   * The cursor is `<time>:<skip>`: the time of the page's last record and how many records of
-   * that millisecond were read already (members of one score keep their order).
-   */
+  /** The cursor is the last record's place in the merged order (verification-blocks.ts). */
   async scan({ fromMs, toMs, limit, cursor }: ScanOptions): Promise<ScanPage<VerificationRecord>> {
     if (limit <= 0) return { items: [], cursor: null };
-    let min = fromMs === undefined ? '-inf' : String(fromMs);
-    let skip = 0;
-    if (cursor !== undefined) {
-      const [time, seen] = cursor.split(':');
-      min = time!;
-      skip = Number(seen);
+    const after = cursor === undefined ? undefined : JSON.parse(cursor) as Position;
+    const start = (after !== undefined ? after[0] : fromMs ?? -Infinity) - BLOCK_SPAN_MS;
+    const { items, last } = await mergeBlocks(this.blocks(Number.isFinite(start) ? String(start) : '-inf', toMs === undefined ? '+inf' : `(${toMs}`), {
+      ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), ...(after !== undefined ? { after } : {}), limit,
+    });
+    return { items, cursor: items.length === limit && last !== null ? JSON.stringify(last) : null };
+  }
+
+  /** The blocks scored in [min, max], read a page at a time (members of one score by offset). */
+  private async *blocks(min: string, max: string): AsyncGenerator<StoredBlock> {
+    let from = min;
+    let seenAtFrom = 0;
+    for (;;) {
+      const page = await this.client.zrangebyscoreBuffer(this.k.verifications, from, max, 'WITHSCORES', 'LIMIT', seenAtFrom, BLOCKS_PER_READ);
+      for (let i = 0; i < page.length; i += 2) {
+        const member = page[i]!;
+        const score = Number(page[i + 1]!.toString());
+        yield member[SEQUENCE_BYTES]! < 0x80 ? storedBlock(score, member) : oneRecordBlock(member);
+        if (String(score) === from) seenAtFrom++;
+        else {
+          from = String(score);
+          seenAtFrom = 1;
+        }
+      }
+      if (page.length < 2 * BLOCKS_PER_READ) return;
     }
-    const members = await this.client.zrangebyscoreBuffer(this.k.verifications, min,
-      toMs === undefined ? '+inf' : `(${toMs}`, 'LIMIT', skip, limit);
-    const items = members.map((m) => fromTuple(decode<Tuple>(m.subarray(SEQUENCE_BYTES))!));
-    if (items.length < limit) return { items, cursor: null };
-    const lastTime = items[items.length - 1]!.time;
-    let same = 0;
-    for (let i = items.length - 1; i >= 0 && items[i]!.time === lastTime; i--) same++;
-    if (cursor !== undefined && Number(min) === lastTime) same += skip;
-    return { items, cursor: `${lastTime}:${same}` };
   }
 
   /** Pages by whole buckets (BUCKETS_PER_PAGE of them); the cursor is the last bucket start read. */
@@ -147,6 +165,7 @@ export class RedisVerificationStore implements VerificationStore {
   }
 
   async count(): Promise<number> {
-    return this.client.zcard(this.k.verifications);
+    const kept = await this.client.get(this.k.verificationCount);
+    return kept === null ? this.client.zcard(this.k.verifications) : Number(kept);
   }
 }

@@ -1,0 +1,146 @@
+/**
+ * Verification records in blocks: one stored value (LMDB) or sorted-set member (Redis) per batch of
+ * records instead of one per record, so each verification costs a share of one write.
+ *
+ * A block holds records sorted by time (ties in append order) spanning less than BLOCK_SPAN_MS.
+ * Blocks are ordered by their first record's time, then by a sequence number drawn when they are
+ * written. Blocks written at about the same time (late records, several replicas) may overlap in
+ * time, so reading merges them: records come back in (time, block sequence, position) order, which
+ * within one millisecond is the order they were appended.
+ *
+ * Stored bytes: 16 hex digits of the sequence, 8 of `skip` (how many of the block's first records
+ * were dropped by the retention bound), 8 of the record count, then the msgpack body (columns,
+ * each distinct combination of dimensions once). Redis sorts members of one score by these bytes,
+ * so by sequence.
+ */
+import { pack, unpack } from 'msgpackr';
+import { verificationRecord, type VerificationRecord } from './records.js';
+
+/** A block never spans this long, so a read from time T starts with the blocks from T − span. */
+export const BLOCK_SPAN_MS = 60_000;
+export const HEADER_BYTES = 32;
+
+type Dims = [apiId: string, keyId: string, identityId: string | null, externalId: string | null, outcome: string, tags: readonly string[] | null];
+type Body = [times: number[], requestIds: string[], dims: Dims[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
+
+/** Sorts a copy by time (stable: equal times keep their order) and cuts it into blocks. */
+export function intoBlocks(records: readonly VerificationRecord[], maxRecords: number): VerificationRecord[][] {
+  const sorted = [...records].sort((a, b) => a.time - b.time);
+  const blocks: VerificationRecord[][] = [];
+  let current: VerificationRecord[] = [];
+  for (const r of sorted) {
+    if (current.length === maxRecords || (current.length > 0 && r.time - current[0]!.time >= BLOCK_SPAN_MS)) {
+      blocks.push(current);
+      current = [];
+    }
+    current.push(r);
+  }
+  if (current.length > 0) blocks.push(current);
+  return blocks;
+}
+
+/** The body of a block of time-sorted records. */
+export function encodeBody(records: readonly VerificationRecord[]): Buffer {
+  const dims: Dims[] = [];
+  const known = new Map<string, number>();
+  const body: Body = [[], [], dims, [], [], []];
+  for (const r of records) {
+    const d: Dims = [r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null];
+    const id = JSON.stringify(d);
+    let index = known.get(id);
+    if (index === undefined) {
+      index = dims.push(d) - 1;
+      known.set(id, index);
+    }
+    body[0].push(r.time);
+    body[1].push(r.requestId);
+    body[3].push(index);
+    body[4].push(r.spentCredits);
+    body[5].push(r.latency ?? null);
+  }
+  return pack(body);
+}
+
+export function decodeBody(bytes: Uint8Array): VerificationRecord[] {
+  const [times, requestIds, dims, dimIndex, spent, latencies] = unpack(bytes) as Body;
+  return times.map((time, i) => {
+    const [apiId, keyId, identityId, externalId, outcome, tags] = dims[dimIndex[i]!]!;
+    return verificationRecord(time, requestIds[i]!, apiId, keyId, identityId, externalId, outcome, tags, spent[i]!, latencies[i]);
+  });
+}
+
+const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
+
+export function blockBytes(seq: number, skip: number, body: Buffer, count: number): Buffer {
+  return Buffer.concat([Buffer.from(`${hex(seq, 16)}${hex(skip, 8)}${hex(count, 8)}`, 'latin1'), body]);
+}
+
+export interface BlockHeader {
+  readonly seq: number;
+  readonly skip: number;
+  readonly count: number;
+}
+
+export function readHeader(bytes: Uint8Array): BlockHeader {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, HEADER_BYTES).toString('latin1');
+  return { seq: parseInt(text.slice(0, 16), 16), skip: parseInt(text.slice(16, 24), 16), count: parseInt(text.slice(24, 32), 16) };
+}
+
+/** A block as read back: its records still stored (those after `skip`), with its place in the order. */
+export interface StoredBlock {
+  readonly minTime: number;
+  readonly seq: number;
+  readonly records: readonly VerificationRecord[];
+}
+
+export function storedBlock(minTime: number, bytes: Uint8Array): StoredBlock {
+  const { seq, skip } = readHeader(bytes);
+  return { minTime, seq, records: decodeBody(bytes.subarray(HEADER_BYTES)).slice(skip) };
+}
+
+/** A record's place in the merged order: time, block sequence, position in the block. */
+export type Position = readonly [time: number, seq: number, index: number];
+
+const before = (a: Position, b: Position): boolean => a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+
+interface Cursor { readonly block: StoredBlock; index: number }
+
+const positionOf = (c: Cursor): Position => [c.block.records[c.index]!.time, c.block.seq, c.index];
+
+/**
+ * Merges blocks given in (minTime, seq) order into records in position order: those with
+ * fromMs ≤ time < toMs after `after`, at most `limit`. Returns them and the last one's position.
+ */
+export async function mergeBlocks(blocks: { next(): IteratorResult<StoredBlock> | Promise<IteratorResult<StoredBlock>> }, options: { fromMs?: number; toMs?: number; after?: Position; limit: number }):
+  Promise<{ items: VerificationRecord[]; last: Position | null }> {
+  const { fromMs = -Infinity, toMs = Infinity, after, limit } = options;
+  const open: Cursor[] = [];
+  const items: VerificationRecord[] = [];
+  let last: Position | null = null;
+  let next = await blocks.next();
+  while (items.length < limit) {
+    // A block not yet open may hold a record ordered before every open one: open it first.
+    while (!next.done && (open.length === 0 || before([next.value.minTime, next.value.seq, -1], positionOf(open[0]!)))) {
+      if (next.value.records.length > 0) insert(open, { block: next.value, index: 0 });
+      next = await blocks.next();
+    }
+    const top = open.shift();
+    if (top === undefined) break;
+    const position = positionOf(top);
+    const record = top.block.records[top.index]!;
+    if (++top.index < top.block.records.length) insert(open, top);
+    if (record.time >= toMs) break;
+    if (record.time < fromMs || (after !== undefined && !before(after, position))) continue;
+    items.push(record);
+    last = position;
+  }
+  return { items, last };
+}
+
+/** Keeps `open` sorted by each cursor's current position (a handful of overlapping blocks). */
+function insert(open: Cursor[], cursor: Cursor): void {
+  const position = positionOf(cursor);
+  let i = open.length;
+  while (i > 0 && before(position, positionOf(open[i - 1]!))) i--;
+  open.splice(i, 0, cursor);
+}

@@ -1,0 +1,77 @@
+/**
+ * Upgrading a data folder or a Redis written before verification records were stored in blocks:
+ * the records stored one per entry are read back with the new ones, in time order, count towards
+ * the retained number and are the first to go.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encode } from '../../src/redis/codec.js';
+import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
+import { storageKeys } from '../../src/storage/redis/keys.js';
+import { openRedisStorage } from '../../src/storage/redis/open.js';
+import type { VerificationRecord } from '../../src/storage/records.js';
+import type { Storage } from '../../src/storage/types.js';
+import { connect, freshPrefix } from '../contracts/redis-storage-runner.js';
+
+let n = 0;
+const record = (time: number, extra: Partial<VerificationRecord> = {}): VerificationRecord =>
+  ({ time, requestId: `req_up${++n}`, apiId: 'api_1', keyId: 'key_1', outcome: 'VALID', spentCredits: 0, ...extra });
+
+/** The tuple both backends stored per record before blocks. */
+const tuple = (r: VerificationRecord): unknown[] =>
+  [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
+
+const old = [
+  record(1_000, { identityId: 'id_1', externalId: 'acme', tags: ['a'], latency: 0.5 }),
+  record(2_000, { spentCredits: 2, outcome: 'USAGE_EXCEEDED' }),
+  record(3_000),
+];
+
+async function checkUpgrade(storage: Storage): Promise<void> {
+  expect(await storage.verifications.count()).toBe(3);
+  const fresh = [record(2_000), record(4_000), record(5_000)];
+  await storage.verifications.append(fresh);
+  // Same millisecond: the record stored first comes first.
+  expect(await storage.verifications.range({ limit: 100 })).toEqual([old[0], old[1], fresh[0], old[2], fresh[1], fresh[2]]);
+  expect(await storage.verifications.count()).toBe(6);
+  // Six are retained: the oldest record (stored before blocks) goes first.
+  const last = record(6_000);
+  await storage.verifications.append([last]);
+  expect(await storage.verifications.count()).toBe(6);
+  expect(await storage.verifications.range({ limit: 100 })).toEqual([old[1], fresh[0], old[2], fresh[1], fresh[2], last]);
+}
+
+describe('verification records stored one per entry before blocks', () => {
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  it('LMDB: converted into blocks when the store is first used', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-upgrade-'));
+    const env = open({ path: dir, maxDbs: 32 });
+    const table = env.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') });
+    await env.transaction(() => { old.forEach((r, i) => table.put([r.time, 1_000 + i], tuple(r))); });
+    await env.close();
+    const storage = openLmdbStorage(dir, { verificationsRetained: 6 });
+    cleanup = async () => { await storage.close(); rmSync(dir, { recursive: true, force: true }); };
+    await checkUpgrade(storage);
+  });
+
+  it('Redis: members of one record are read and trimmed with the blocks', async () => {
+    const client = await connect('standalone');
+    const prefix = freshPrefix();
+    const k = storageKeys(prefix);
+    for (const [i, r] of old.entries()) {
+      await client.zadd(k.verifications, r.time, Buffer.concat([Buffer.from((i + 1).toString(16).padStart(16, '0')), encode([r.time, ...tuple(r)])]));
+    }
+    await client.set(k.verificationSequence, old.length);
+    const storage = openRedisStorage(client, { keyPrefix: prefix, verificationsRetained: 6 });
+    cleanup = async () => { await storage.close(); await client.quit(); };
+    await checkUpgrade(storage);
+  });
+});

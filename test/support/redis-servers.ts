@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import calculateSlot from 'cluster-key-slot';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +39,28 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free port below 55535 whose cluster bus port (+10000) is free too. */
+/**
+ * The kernel's range for ports it picks itself (outgoing connections, listen on port 0), read
+ * once; Linux's default when it cannot be read.
+ */
+const EPHEMERAL_FROM = ((): number => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+
+/**
+ * A free port whose cluster bus port (+10000) is free too, both below the kernel's own range: a
+ * server stopped and started again on its port (restart) would otherwise find it taken meanwhile
+ * by some process's outgoing connection or a listener on port 0.
+ */
 export async function freeRedisPort(): Promise<number> {
+  // A kernel range that starts too low leaves no such room: then any port whose bus port fits.
+  const [lowest, highest] = EPHEMERAL_FROM - 10_001 > 11_000 ? [10_000, EPHEMERAL_FROM - 10_001] : [20_000, 55_535];
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 35_000);
+    const port = lowest + Math.floor(Math.random() * (highest - lowest));
     if (await isFree(port) && await isFree(port + 10_000)) return port;
   }
   throw new Error('no free port pair for redis-server');

@@ -1,15 +1,10 @@
 /**
- * Upgrading a data folder or a Redis written before verification records were stored in blocks:
- * the records stored one per entry are read back with the new ones, in time order, count towards
- * the retained number and are the first to go.
+ * Upgrading a Redis written before verification records were stored in blocks: the records stored
+ * one per member are read back with the new blocks, in time order, count towards the retained
+ * number and are the first to go.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { open } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encode } from '../../src/redis/codec.js';
-import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import { storageKeys } from '../../src/storage/redis/keys.js';
 import { openRedisStorage } from '../../src/storage/redis/open.js';
 import type { VerificationRecord } from '../../src/storage/records.js';
@@ -20,7 +15,7 @@ let n = 0;
 const record = (time: number, extra: Partial<VerificationRecord> = {}): VerificationRecord =>
   ({ time, requestId: `req_up${++n}`, apiId: 'api_1', keyId: 'key_1', outcome: 'VALID', spentCredits: 0, ...extra });
 
-/** The tuple both backends stored per record before blocks. */
+/** The tuple stored per record before blocks (after the time). */
 const tuple = (r: VerificationRecord): unknown[] =>
   [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
 
@@ -49,17 +44,6 @@ describe('verification records stored one per entry before blocks', () => {
   afterEach(async () => {
     await cleanup?.();
     cleanup = undefined;
-  });
-
-  it('LMDB: converted into blocks when the store is first used', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keygate-upgrade-'));
-    const env = open({ path: dir, maxDbs: 32 });
-    const table = env.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') });
-    await env.transaction(() => { old.forEach((r, i) => table.put([r.time, 1_000 + i], tuple(r))); });
-    await env.close();
-    const storage = openLmdbStorage(dir, { verificationsRetained: 6 });
-    cleanup = async () => { await storage.close(); rmSync(dir, { recursive: true, force: true }); };
-    await checkUpgrade(storage);
   });
 
   it('Redis: members of one record are read and trimmed with the blocks', async () => {

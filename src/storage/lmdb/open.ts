@@ -47,12 +47,8 @@ export interface LmdbTables {
   readonly overrideByNamespace: Database<string, string>;
   readonly overrideWildcards: Database<string, string>;
   readonly migrations: Database;
-  /** [time, sequence] → verification record tuple: the layout before blocks, converted on open (verifications.ts). */
+  /** [time, sequence] → verification record tuple (verifications.ts). */
   readonly verifications: Database;
-  /** [first record's time, sequence] → a block of verification records (storage/verification-blocks.ts). */
-  readonly verificationBlocks: Database<Buffer>;
-  /** 'count' → records kept in the blocks; 'seq' → the last block sequence. */
-  readonly verificationMeta: Database;
   /** [granularity, bucket start, dimensions digest] → rollup row tuple (verifications.ts). */
   readonly verificationRollups: Database;
   /** Sequence-numbered log of changes to what verification reads (changes.ts). */
@@ -111,8 +107,6 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     // No object cache: records are written in bulk and read only by analytics scans; caching
     // every one put them in the LRU for nothing (profiles of verifyKey over many keys).
     verifications: root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') }),
-    verificationBlocks: root.openDB({ name: 'verification_blocks', encoding: 'binary' }),
-    verificationMeta: root.openDB({ name: 'verification_meta', encoding: 'msgpack' }),
     verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
     changes: root.openDB({ name: 'changes', encoding: 'msgpack' }),
   };

@@ -1,10 +1,7 @@
 /**
- * Verification records in blocks (storage/verification-blocks.ts), one LMDB value per block keyed
- * by [first record's time, block sequence]: a time range is one ordered scan of the blocks from
- * (start − the block span), merged; the oldest blocks are the first keys. The number of records
- * kept and the last sequence live in a small meta database, written in the same transaction.
- * Records stored one per key by earlier versions are converted into blocks when the store is
- * first used.
+ * Verification records in one LMDB database keyed by [time, sequence], so a time range is one
+ * ordered scan and the oldest records are the first keys. Values are positional tuples (about a
+ * third of the size of the same record with field names), decoded back on read.
  *
  * Rollups live in a second database keyed by [granularity, bucket start, dimensions digest]
  * (storage/rollups.ts): a bucket is one ordered range, old buckets are the first keys of their
@@ -13,7 +10,7 @@
  * both are committed together or not at all; a very large set of increments is added in further
  * transactions of 2,000 rows, so requests are answered in between.
  */
-import { BLOCK_SPAN_MS, blockBytes, encodeBody, intoBlocks, mergeBlocks, readHeader, storedBlock, type Position, type StoredBlock } from '../verification-blocks.js';
+import { randomInt } from 'node:crypto';
 import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
 import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
@@ -25,10 +22,9 @@ type RollupKey = [number, number, string];
 type RollupTuple = [...RollupDims, number, number, number, number];
 
 const INCREMENTS_PER_TRANSACTION = 2_000;
-/** Records per block: a recorder batch is one block, or a few when it spans minutes. */
-const BLOCK_RECORDS = 2_000;
-/** Old one-record entries converted per transaction. */
-const CONVERT_CHUNK = 2_000;
+
+const encode = (r: VerificationRecord): Tuple =>
+  [r.requestId, r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null, r.spentCredits, r.latency ?? null];
 
 function decode(time: number, [requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
   // Records written before latency was recorded have 8 fields.
@@ -46,12 +42,12 @@ const level = (granularity: RollupGranularity): number => GRANULARITIES.indexOf(
 const PRUNE_CHUNK = 5_000;
 
 export class LmdbVerificationStore implements VerificationStore {
-  private converted: Promise<void> | undefined;
+  /** Orders records of the same millisecond; starts at random so a restart does not reuse keys. */
+  private sequence = randomInt(2 ** 40);
 
   constructor(private readonly t: LmdbTables, private readonly retained: number) {}
 
   async append(records: readonly VerificationRecord[], rollups?: readonly RollupDelta[]): Promise<void> {
-    await this.convertOldRecords();
     const deltas = rollups ?? rollupDeltas(records);
     if (records.length === 0 && deltas.length === 0) return;
     // A transaction's callback runs on the event loop: a large batch of increments (the recorder
@@ -60,71 +56,16 @@ export class LmdbVerificationStore implements VerificationStore {
     for (let from = INCREMENTS_PER_TRANSACTION; from < deltas.length; from += INCREMENTS_PER_TRANSACTION) {
       await this.addIncrements(deltas.slice(from, from + INCREMENTS_PER_TRANSACTION));
     }
-    // Encoded before the transaction, so the write lock is held only for the puts.
-    const blocks = intoBlocks(records, BLOCK_RECORDS).map((block) => ({ minTime: block[0]!.time, count: block.length, body: encodeBody(block) }));
     await this.t.root.transaction(() => {
-      const { verificationBlocks, verificationMeta } = this.t;
-      let seq = (verificationMeta.get('seq') as number | undefined) ?? 0;
-      let count = (verificationMeta.get('count') as number | undefined) ?? 0;
-      for (const block of blocks) {
-        seq++;
-        verificationBlocks.put([block.minTime, seq], blockBytes(seq, 0, block.body, block.count));
-        count += block.count;
-      }
+      for (const r of records) this.t.verifications.put([r.time, this.sequence++] satisfies Key, encode(r));
       this.upsert(deltas.length > INCREMENTS_PER_TRANSACTION ? deltas.slice(0, INCREMENTS_PER_TRANSACTION) : deltas);
-      verificationMeta.put('seq', seq);
-      verificationMeta.put('count', this.trim(count));
+      let excess = this.entries() - this.retained;
+      if (excess <= 0) return;
+      for (const key of this.t.verifications.getKeys({ limit: excess })) {
+        this.t.verifications.remove(key);
+        if (--excess === 0) break;
+      }
     });
-  }
-
-  /**
-   * Inside a write transaction: drops the oldest blocks (whole, or the first records of the oldest
-   * one) until at most `retained` records are kept; answers how many are.
-   */
-  private trim(count: number): number {
-    let excess = count - this.retained;
-    while (excess > 0) {
-      const [first] = [...this.t.verificationBlocks.getRange({ limit: 1 })];
-      if (first === undefined) return 0;
-      const { skip, count: n } = readHeader(first.value);
-      if (n - skip <= excess) {
-        this.t.verificationBlocks.remove(first.key);
-        excess -= n - skip;
-        count -= n - skip;
-      } else {
-        const bytes = Buffer.from(first.value);
-        bytes.write((skip + excess).toString(16).padStart(8, '0'), 16, 8, 'latin1');
-        this.t.verificationBlocks.put(first.key, bytes);
-        count -= excess;
-        excess = 0;
-      }
-    }
-    return count;
-  }
-
-  /** Moves records stored one per key (before blocks) into blocks, once per store; idempotent. */
-  private convertOldRecords(): Promise<void> {
-    this.converted ??= (async () => {
-      for (;;) {
-        const moved = await this.t.root.transaction(() => {
-          const { verifications, verificationBlocks, verificationMeta } = this.t;
-          const old = [...verifications.getRange({ limit: CONVERT_CHUNK })];
-          if (old.length === 0) return 0;
-          const records = old.map(({ key, value }) => decode((key as Key)[0], value as Tuple));
-          let seq = (verificationMeta.get('seq') as number | undefined) ?? 0;
-          for (const block of intoBlocks(records, BLOCK_RECORDS)) {
-            seq++;
-            verificationBlocks.put([block[0]!.time, seq], blockBytes(seq, 0, encodeBody(block), block.length));
-          }
-          for (const { key } of old) verifications.remove(key);
-          verificationMeta.put('seq', seq);
-          verificationMeta.put('count', ((verificationMeta.get('count') as number | undefined) ?? 0) + records.length);
-          return old.length;
-        });
-        if (moved < CONVERT_CHUNK) return;
-      }
-    })();
-    return this.converted;
   }
 
   private addIncrements(deltas: readonly RollupDelta[]): Promise<void> {
@@ -147,21 +88,19 @@ export class LmdbVerificationStore implements VerificationStore {
   }
 
   async scan({ fromMs, toMs, limit, cursor }: ScanOptions): Promise<ScanPage<VerificationRecord>> {
-    await this.convertOldRecords();
-    if (limit <= 0) return { items: [], cursor: null };
-    const after = cursor === undefined ? undefined : JSON.parse(cursor) as Position;
-    const start = (after !== undefined ? after[0] : fromMs ?? -Infinity) - BLOCK_SPAN_MS;
-    const range = this.t.verificationBlocks.getRange({
-      ...(Number.isFinite(start) ? { start: [start] } : {}),
+    const after = cursor === undefined ? undefined : JSON.parse(cursor) as Key;
+    const items: VerificationRecord[] = [];
+    let last: Key | undefined;
+    const range = this.t.verifications.getRange({
+      ...(after ? { start: after, exclusiveStart: true } : fromMs !== undefined ? { start: [fromMs] } : {}),
       ...(toMs !== undefined ? { end: [toMs] } : {}),
+      limit,
     });
-    const blocks = (function* (): Generator<StoredBlock> {
-      for (const { key, value } of range) yield storedBlock((key as Key)[0], value);
-    })();
-    const { items, last } = await mergeBlocks(blocks, {
-      ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}), ...(after !== undefined ? { after } : {}), limit,
-    });
-    return { items, cursor: items.length === limit && last !== null ? JSON.stringify(last) : null };
+    for (const { key, value } of range) {
+      last = key as Key;
+      items.push(decode(last[0], value as Tuple));
+    }
+    return { items, cursor: items.length === limit && last ? JSON.stringify(last) : null };
   }
 
   async scanRollups(granularity: RollupGranularity, { fromMs, toMs, limit, cursor }: ScanOptions): Promise<ScanPage<VerificationRollup>> {
@@ -197,7 +136,11 @@ export class LmdbVerificationStore implements VerificationStore {
   }
 
   async count(): Promise<number> {
-    await this.convertOldRecords();
-    return (this.t.verificationMeta.get('count') as number | undefined) ?? 0;
+    return this.entries();
+  }
+
+  /** LMDB keeps the entry count of a database: O(1), no scan. */
+  private entries(): number {
+    return (this.t.verifications.getStats() as { entryCount: number }).entryCount;
   }
 }

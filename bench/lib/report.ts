@@ -109,9 +109,11 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
     out.push(`| ${m.referenceMiB.toFixed(0)} MiB | ${m.finalMiB.toFixed(0)} MiB | ${(m.drift * 100).toFixed(1)} % | ${m.peakMiB.toFixed(0)} MiB | ${m.anonReferenceMiB.toFixed(0)} → ${m.anonFinalMiB.toFixed(0)} MiB |`);
   }
   out.push('', 'Budgets (bench/budgets.json):', '', '| budget | value | limit | |', '|---|---|---|---|');
-  for (const v of verdicts) out.push(`| ${v.name} | ${v.value === undefined ? 'not measured' : v.value.toFixed(3)} | ${v.limit} | ${v.pass ? 'pass' : '**FAIL**'} |`);
+  // A budget whose part of the run was skipped (--skip-memory) is neither passed nor failed.
+  for (const v of verdicts) out.push(`| ${v.name} | ${v.value === undefined ? 'not measured' : v.value.toFixed(3)} | ${v.limit} | ${v.value === undefined ? 'skipped' : v.pass ? 'pass' : '**FAIL**'} |`);
   out.push('', `load average before ${r.loadavgBefore.map((x) => x.toFixed(2)).join(' ')}, after ${r.loadavgAfter?.map((x) => x.toFixed(2)).join(' ') ?? '?'}; run took ${(r.seconds ?? 0).toFixed(0)} s`);
   const failed = verdicts.filter((v) => !v.pass).length;
-  out.push(failed ? `${failed} budget(s) FAILED` : 'all budgets pass', '');
+  const skipped = verdicts.filter((v) => v.value === undefined).length;
+  out.push(`${failed ? `${failed} budget(s) FAILED` : 'all measured budgets pass'}${skipped ? `, ${skipped} not measured` : ''}`, '');
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -162,7 +162,8 @@ export class VerificationRecorder implements Recorder {
       this.lastMinutesMs = now;
     }
     if (all || minuteEnded || this.coarse.size >= MAX_HELD) {
-      increments.push(...this.coarse.values());
+      // A loop, not push(...values): held increments may be 200,000, beyond the call stack's argument room.
+      for (const coarse of this.coarse.values()) increments.push(coarse);
       this.coarse = new Map();
     }
     if (batch.length === 0 && increments.length === 0) return this.writing;

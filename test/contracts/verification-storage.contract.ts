@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RollupGranularity, VerificationRecord, VerificationRollup } from '../../src/storage/records.js';
 import type { Storage } from '../../src/storage/types.js';
+import { rollupDeltas } from '../../src/storage/rollups.js';
 
 let n = 0;
 function record(time: number, overrides: Partial<VerificationRecord> = {}): VerificationRecord {
@@ -169,6 +170,16 @@ export function describeVerificationStorage(
       }
     });
 
+    it('a rollup bucket of 150,000 rows (a minute of as many keys) is read whole', async () => {
+      storage = await open(1_000);
+      const minute = Date.UTC(2025, 7, 1, 9, 30);
+      const many = Array.from({ length: 150_000 }, (_, i) => record(minute + (i % 60_000), { keyId: `key_${i}` }));
+      await storage.verifications.append([], rollupDeltas(many, ['minute']));
+      const rows = await allRollups(storage, 'minute', { limit: 50_000 });
+      expect(rows.length).toBe(150_000);
+      expect(new Set(rows.map((r) => r.keyId)).size).toBe(150_000);
+    }, 120_000);
+
     it('pruneRollups removes the buckets of one granularity that start before the bound, only those', async () => {
       storage = await open(1_000);
       const day = 86_400_000;
@@ -211,7 +222,7 @@ async function allRollups(storage: Storage, granularity: RollupGranularity, opti
       expect(row.time).toBeGreaterThanOrEqual(lastTime); // bucket order across pages
       lastTime = row.time;
     }
-    out.push(...page.items);
+    for (const row of page.items) out.push(row);
     if (page.cursor === null) return sorted(out);
     cursor = page.cursor;
   }

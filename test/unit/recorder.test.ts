@@ -24,6 +24,27 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test('a minute of 60,000 keys (240,000 held rollup increments) is written whole, without overflowing the call stack', async () => {
+    open();
+    const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, maxPending: 100_000 });
+    const keys = 60_000;
+    const time = Date.UTC(2025, 4, 20, 12, 30, 5);
+    for (let i = 0; i < keys; i++) recorder.record({ ...record(i), time, keyId: `key_${i}` });
+    await recorder.flush();
+    expect(await storage.verifications.count()).toBe(keys);
+    for (const granularity of ['minute', 'day'] as const) {
+      let rows = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await storage.verifications.scanRollups(granularity, { limit: 10_000, ...(cursor !== undefined ? { cursor } : {}) });
+        rows += page.items.reduce((n, r) => n + r.count, 0);
+        cursor = page.cursor ?? undefined;
+      } while (cursor !== undefined);
+      expect(rows).toBe(keys);
+    }
+    await recorder.close();
+  }, 60_000);
+
   test('records wait in memory until a flush, then arrive in order', async () => {
     open();
     const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000 });

@@ -145,7 +145,8 @@ export class RedisVerificationStore implements VerificationStore {
     const items: VerificationRollup[] = [];
     replies.forEach(([err, hash], i) => {
       if (err) throw err;
-      items.push(...rowsOfBucket(Number(starts[i]), hash as Record<string, Buffer>));
+      // A loop, not push(...rows): one bucket may hold more rows than a call takes arguments.
+      for (const row of rowsOfBucket(Number(starts[i]), hash as Record<string, Buffer>)) items.push(row);
     });
     return { items, cursor: starts.length < BUCKETS_PER_PAGE ? null : starts[starts.length - 1]! };
   }

@@ -1,6 +1,6 @@
 /**
  * The baseline: the least a uWS server can do per request on this machine. It reads the POST body
- * and answers a fixed 165-byte JSON inside cork (shared/design/perf-anchors.md, "uws fixed"), on
+ * and answers a fixed 165-byte JSON (the size of a small verifyKey answer) inside cork, on
  * the native binary keygate itself loads (src/server/uws.ts), with the exclusive-port flag.
  * Usage: node --import tsx bench/baseline-server.ts PORT
  */

@@ -1,7 +1,7 @@
 -- wrk -t1 -c100 -d<N>s -s bench/post.lua URL -- BODIES_FILE ROOT_KEY
 -- ROOT_KEY "-" reads it from KEYGATE_BENCH_ROOT_KEY instead: wrk's arguments are visible in ps.
 -- POSTs the JSON bodies of BODIES_FILE (one per line) in turn, with the root key. Requests are built
--- once when there are at most 200k bodies (like the perf anchors' post.lua); above that each is
+-- once when there are at most 200k bodies (so wrk spends nothing per request); above that each is
 -- formatted on the fly to keep wrk's memory small (the 1M-key memory run).
 local bodies, reqs, n, i, prebuilt = {}, {}, 0, 0, true
 init = function(args)

@@ -1,7 +1,7 @@
 --[[
   ratelimit-check: evaluates groups of sliding-window limits that live in one Cluster slot; each
   group commits all or nothing. Same integer arithmetic as src/ratelimit/sliding-window.ts and the
-  group rules of src/ratelimit/memory-limiter.ts (shared/design/ratelimit.md §5.1, §5.2).
+  group rules of src/ratelimit/memory-limiter.ts: both backends must decide alike.
 
   KEYS[1..n]  one hash per counter: s = window sequence (floor(ms / duration)), c = its count,
               p = the previous window's count. All keys share one hash tag. A key is listed once

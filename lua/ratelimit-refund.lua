@@ -1,7 +1,7 @@
 --[[
   ratelimit-refund: gives back the cost a group committed in one slot when a sibling part of the
-  same group, in another slot, was denied (multiLimit across owners; shared/design/ratelimit.md
-  §5.2). Keys and fields as in ratelimit-check.lua.
+  same group, in another slot, was denied (multiLimit across owners), so a denied group consumes
+  nothing. Keys and fields as in ratelimit-check.lua.
 
   KEYS[1..n]  the counters the denied group committed to (one hash tag, one slot)
   ARGV        n × (windowSeq, cost): the window the commit went into, and the cost to give back

@@ -1,7 +1,7 @@
 /**
  * Max throughput with wrk (-t1 -c100, the POST script bench/post.lua), pinned to the load CPU
  * unless the target is remote.
- * wrk, not autocannon: autocannon saturates its own core near 77k req/s (perf anchors), below what
+ * wrk, not autocannon: autocannon saturates its own core below what
  * the uWS baseline serves.
  */
 import { spawn, spawnSync } from 'node:child_process';

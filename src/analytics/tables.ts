@@ -1,5 +1,5 @@
 /**
- * The public tables of analytics.getVerifications (Unkey's names, spec §6.7) and how each column
+ * The public tables of analytics.getVerifications (Unkey's names) and how each column
  * is read from what the store keeps: key_verifications_v1 from the raw records,
  * key_verifications_per_{minute,hour,day,month}_v1 from the rollups. Columns keygate has no data
  * for read as ClickHouse's empty values ('' for region and app_id, 'api' for source). `api_id`

@@ -1,5 +1,5 @@
 /**
- * Which rate limits one verification checks (Unkey's rules, shared/spec §7.1.7):
+ * Which rate limits one verification checks (Unkey's rules for keys.verifyKey):
  * key and identity configs merge by name (the key's wins); every autoApply config runs at cost 1;
  * each requested entry either defines an inline limit (limit and duration given, counted per key)
  * or names a merged config; an unknown name is a 412.

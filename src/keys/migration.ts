@@ -3,7 +3,7 @@
  * are stored as they can be looked up: `sha256` keys under keygate's own hash (so they verify like
  * any key), prefixed-api-key keys under the hex SHA-256 of their long token, slow-hash keys
  * (migration-slow.ts) under a SHA-256 of their migration and lookup token, until their first
- * verification names the migration and they are rehashed (shared/spec §7.1.9, §7.2.5).
+ * verification names the migration and they are rehashed to keygate's own storage hash.
  */
 import { hash as digest } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';

@@ -1,5 +1,5 @@
 /**
- * Batching for the Redis limiter (shared/design/ratelimit.md §5.2): groups queued during one
+ * Batching for the Redis limiter, so script calls grow slower than checks: groups queued during one
  * event-loop turn are flushed together; the flush buckets them by Cluster slot so that each slot
  * gets one script call carrying all its groups, and calls for one node go out as one pipeline.
  */

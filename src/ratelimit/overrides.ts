@@ -3,7 +3,7 @@
  * ratelimit.getOverride). Pure matching rules plus one lookup through the OverrideStore; overrides
  * never apply to keys.verifyKey limits (as in Unkey).
  *
- * Rules (keygate's decision where Unkey leaves the order unspecified, spec §7.4.3):
+ * Rules (keygate's decision where Unkey leaves the order unspecified):
  * 1. an override whose identifier equals the request identifier exactly wins (one index read);
  * 2. otherwise, among the namespace's patterns (identifiers containing `*`) that match, the most
  *    specific wins: the one with the most literal (non-`*`) characters; ties go to the smaller

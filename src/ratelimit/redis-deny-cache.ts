@@ -1,5 +1,5 @@
 /**
- * The Redis limiter's local fast path, deny-only (shared/design/ratelimit.md §5.3). Within a
+ * The Redis limiter's local fast path, deny-only (it may never admit on its own). Within a
  * window a counter only grows, so the state Redis last returned for a key is a lower bound of the
  * truth; if even that bound denies a group at the current time, Redis would deny it too, and the
  * group is answered here without a Redis call. Nothing is ever admitted from here.

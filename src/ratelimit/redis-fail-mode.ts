@@ -1,5 +1,5 @@
 /**
- * What the Redis limiter answers when Redis cannot (shared/design/ratelimit.md §5.4): `closed`
+ * What the Redis limiter answers when Redis cannot (REDIS_FAIL_MODE): `closed`
  * rejects with ServiceUnavailableError (the routes' 503); `open` lets the check through on local
  * arithmetic alone and says so in a warning, at most one line per interval however many checks
  * fail, so an outage does not flood the log.

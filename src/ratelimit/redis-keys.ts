@@ -1,5 +1,5 @@
 /**
- * The only place rate-limiter keys in Redis are spelled (house style §6.1):
+ * The only place rate-limiter keys in Redis are spelled, so a change of layout is made once:
  * `<keyPrefix>rl:{<limit tag>}:<owner tag>:<counter>:<durationMs>`, one hash per counter and
  * duration.
  *

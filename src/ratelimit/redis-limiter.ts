@@ -1,5 +1,5 @@
 /**
- * RateLimiter over Redis or Redis Cluster (shared/design/ratelimit.md §5): Redis is the authority
+ * RateLimiter over Redis or Redis Cluster, exact across replicas: Redis is the authority
  * for every check that is not denied locally, time comes from Redis TIME, and one script call per
  * slot per event-loop turn evaluates all queued groups of that slot (lua/ratelimit-check.lua).
  *

@@ -1,5 +1,5 @@
 /**
- * Sliding-window counter arithmetic (shared/design/ratelimit.md §5.1), integers only.
+ * Sliding-window counter arithmetic, integers only (no float rounding can admit one too many).
  * Two epoch-aligned fixed windows; the previous one is weighted by the share of it still inside
  * the sliding window. lua/ratelimit-check.lua implements the same rules; keep them in step.
  *

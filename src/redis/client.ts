@@ -1,6 +1,6 @@
 /**
  * createRedis: the one place ioredis clients are made, with the options the distributed mode
- * relies on (shared/design/ratelimit.md §5.4): no offline queue (a command while disconnected
+ * relies on: no offline queue (a command while disconnected
  * fails at once instead of waiting), a command timeout (no request waits forever), masters only,
  * and reconnection with capped backoff forever, so the service recovers by itself.
  */

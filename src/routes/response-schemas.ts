@@ -1,6 +1,6 @@
 /**
  * JSON Schemas of the answers several procedures share (the `data` of a 200): Unkey's
- * KeyResponseData, Identity, Permission, Role, … (shared/spec/unkey-v2-api.md §5), as keygate
+ * KeyResponseData, Identity, Permission, Role, … (the shapes of Unkey's v2 API), as keygate
  * answers them. Closed (`additionalProperties: false`) wherever keygate's answer is, so a field
  * keygate starts sending must be described first: test/openapi/responses.test.ts validates real
  * answers of every procedure against these. src/openapi/ publishes each shape once, under the

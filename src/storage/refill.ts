@@ -1,7 +1,7 @@
 /**
  * Credit refills, applied lazily: a counter is brought up to date whenever it is read or changed,
- * instead of by a daily job (Unkey's job; shared/spec §7.1.4 allows the lazy form when the result
- * is the same). Refills happen at UTC midnight: `daily` every day, `monthly` on `refillDay`, or on
+ * instead of by a daily job (Unkey's job; the lazy form gives the same answers, since nobody can
+ * read a counter without bringing it up to date). Refills happen at UTC midnight: `daily` every day, `monthly` on `refillDay`, or on
  * the last day of months shorter than that. A refill resets `remaining` to `amount` (it never adds,
  * and a balance already at or above the amount is kept); several missed refills are one refill.
  *

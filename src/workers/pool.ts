@@ -1,8 +1,8 @@
 /**
  * The piscina pool for CPU-bound work: verifying secrets of keys migrated with slow hashes
  * (bcrypt, scrypt, argon2id), which costs tens of milliseconds each and must not stall the event
- * loop that answers every other verification. A round trip to a worker costs ~100 µs
- * (shared/design/perf-anchors.md §4), so nothing cheap belongs here.
+ * loop that answers every other verification. A round trip to a worker costs far more than a
+ * SHA-256, so nothing cheap belongs here.
  *
  * One pool per Services, made at its first task (most deployments never import slow-hash keys and
  * never start a thread; piscina itself is loaded only then), sized by HASH_WORKERS, closed by

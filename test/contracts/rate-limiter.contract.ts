@@ -1,8 +1,8 @@
 /**
- * Behavioural contract of the RateLimiter interface (src/ratelimit/types.ts), following
- * shared/design/ratelimit.md §5.1 and the exact assertions of §5.5. Every implementation runs it
+ * Behavioural contract of the RateLimiter interface (src/ratelimit/types.ts): the sliding-window
+ * arithmetic of src/ratelimit/sliding-window.ts, asserted exactly. Every implementation runs it
  * with an injected clock: `make(now)` must build a limiter that reads time only from `now()`.
- * `remaining` follows the interface doc in src/ratelimit/types.ts and spec §7.4.1 (a denied check
+ * `remaining` follows the interface doc in src/ratelimit/types.ts (a denied check
  * reports 0); design §5.1 still says `L − eff` for every uncommitted check.
  *
  * Counter names are unique per test, so a backend shared between tests (Redis) needs no flushing.
@@ -117,7 +117,7 @@ export function describeRateLimiter(impl: string, make: (now: () => number) => R
       const counter = name();
       const big = await single(limiter, check(counter, 5, 1000, 6));
       expect(big.passed).toBe(false);
-      expect(big.remaining).toBe(0); // a denied check reports 0 (types.ts, spec §7.4.1)
+      expect(big.remaining).toBe(0); // a denied check reports 0 (types.ts)
       expect(big.retryAfterMs).toBeGreaterThan(0);
       expect(await available(limiter, counter, 5, 1000)).toBe(5);
       // Not even on an empty counter two windows later.

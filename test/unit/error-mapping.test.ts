@@ -1,6 +1,6 @@
 /**
- * Spec §8, 30: Unkey answers service_unavailable with HTTP 500; keygate follows the product spec
- * (shared/spec/README.md): 503, `{docs_url}/errors/svc/application/service_unavailable`, a fixed
+ * Unkey answers service_unavailable with HTTP 500; keygate answers what a load balancer and a
+ * retrying client expect instead: 503, `{docs_url}/errors/svc/application/service_unavailable`, a fixed
  * detail. The mapping every route goes through is checked here; test/distributed/redis-down.test.ts
  * sees it over HTTP with Redis stopped.
  */

@@ -1,5 +1,5 @@
 /**
- * Why an analytics query is refused: one kind per Unkey error code (spec §2.3), with a detail
+ * Why an analytics query is refused: one kind per Unkey error code, with a detail
  * that names the construct. The route turns these into ApiErrors; nothing else here knows HTTP.
  */
 export type QueryErrorKind =

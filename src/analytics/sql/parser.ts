@@ -12,7 +12,7 @@ import { PUBLIC_TABLES, QueryError, unsupported } from './errors.js';
 import { RESERVED, TokenCursor, UNSUPPORTED_CLAUSES } from './cursor.js';
 import { tokenize, type Token } from './tokens.js';
 
-/** Unkey's structural limits (spec §6.7). */
+/** Unkey's structural limits. */
 export const MAX_QUERY_CHARS = 16 * 1024;
 const MAX_NODES = 2_000;
 const MAX_COLUMNS = 64;

@@ -137,7 +137,7 @@ export function show(v: Value): string {
   return o.kind === 'interval' ? `INTERVAL ${o.amount} ${o.unit.toUpperCase()}` : 'an aggregate state';
 }
 
-/** A value as it appears in the answer: NaN and ±Infinity become null (spec §6.7). */
+/** A value as it appears in the answer: NaN and ±Infinity become null. */
 export function toJson(v: Value, column: string): unknown {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (Array.isArray(v)) return v.map((x) => toJson(x, column));

@@ -1,7 +1,7 @@
 /**
  * What the ratelimit procedures share: the limit request schema, namespace resolution (created on
  * first use by limit/multiLimit, never by the override procedures), authorization tuples (they
- * name the namespace id, spec §3.4), and turning one limit request into a limiter check with its
+ * name the namespace id), and turning one limit request into a limiter check with its
  * override applied. ratelimit.limit and ratelimit.multiLimit both go through here, so one request
  * means the same thing in either.
  */

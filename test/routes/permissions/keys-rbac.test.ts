@@ -1,4 +1,4 @@
-/** End-user RBAC through keys.createKey and keys.verifyKey (spec §7.5, pitfall 19). */
+/** End-user RBAC through keys.createKey and keys.verifyKey. */
 import { describe, expect, test } from 'vitest';
 import { WORKSPACE_ID } from '../../../src/storage/records.js';
 import { expectError } from '../../support/auth-cases.js';

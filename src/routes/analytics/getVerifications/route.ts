@@ -7,7 +7,7 @@ import { defineRoute } from '../../define.js';
 
 interface Input { query: string }
 
-/** Unkey's code for each reason a query is refused (spec §2.3). */
+/** Unkey's code for each reason a query is refused. */
 const CODES: Readonly<Record<QueryErrorKind, ErrorCode>> = {
   query: 'err:user:bad_request:invalid_analytics_query',
   query_type: 'err:user:bad_request:invalid_analytics_query_type',
@@ -25,7 +25,7 @@ const SCOPED = /^api\.([A-Za-z0-9_-]+)\.read_analytics$/;
 /**
  * The APIs the root key may read analytics of: null for all (the literal `api.*.read_analytics`),
  * else those named by `api.<apiId>.read_analytics` grants; none is the spec's 403. As in Unkey,
- * scoped grants filter the rows rather than fail the query (spec §8, 40).
+ * scoped grants filter the rows rather than fail the query.
  */
 function analyticsScope(principal: Principal): string[] | null {
   if (principal.permissions.has(WILDCARD)) return null;

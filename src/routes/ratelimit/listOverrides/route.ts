@@ -21,7 +21,7 @@ export const ratelimitListOverrides = defineListRoute<Input, ReturnType<typeof o
     },
   },
   async handle({ input, principal, services }) {
-    // A soft-deleted namespace still lists its overrides, as in Unkey (spec §6.6.5).
+    // A soft-deleted namespace still lists its overrides, as in Unkey.
     const namespace = await existingNamespace(principal, services, input.namespace, true);
     requireAny(principal, ['ratelimit.*.read_override', `ratelimit.${namespace.id}.read_override`]);
     const records = await services.storage.overrides.list(namespace.id, {

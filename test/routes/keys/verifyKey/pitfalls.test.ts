@@ -1,6 +1,6 @@
 /**
- * keys.verifyKey behaviours from shared/spec/unkey-v2-api.md §8 ("Surprises and pitfalls") that
- * span several outcomes: the numbers in the test names are the pitfall numbers.
+ * keys.verifyKey behaviours of Unkey's API that surprise users (its documented pitfalls) and
+ * span several outcomes: the numbers in the test names follow that list.
  */
 import { describe, expect, test } from 'vitest';
 import { expectError } from '../../../support/auth-cases.js';
@@ -9,7 +9,7 @@ import { waitForWindowRoom } from '../../../support/time.js';
 
 const MINUTE = 60_000;
 
-describe('keys.verifyKey: pitfalls (spec §8)', () => {
+describe('keys.verifyKey: pitfalls', () => {
   const h = useHarness();
 
   test('2: a failed check other than NOT_FOUND carries the full key data (identity, meta, permissions, roles, credits, limits)', async () => {

@@ -114,7 +114,7 @@ describe('ratelimit.limit → 200', () => {
     expect((await h.keygate.services.storage.namespaces.find(WORKSPACE_ID, namespace))!.id).toBe(record.id);
   });
 
-  test('namespace names are case-sensitive (spec §8, 35): `Case-NS` and `case-ns` are two namespaces with their own counters', async () => {
+  test('namespace names are case-sensitive: `Case-NS` and `case-ns` are two namespaces with their own counters', async () => {
     const upper = fresh('Case-NS');
     const lower = upper.toLowerCase();
     const identifier = 'same-user';

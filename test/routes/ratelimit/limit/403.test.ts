@@ -57,7 +57,7 @@ describe('ratelimit.limit → 403', () => {
     expect(denied.body.error.detail).toContain(`ratelimit.${other.id}.limit`);
   });
 
-  test('permissions name namespaces by id (spec §8, 27): a grant naming the namespace by its name is not enough', async () => {
+  test('permissions name namespaces by id: a grant naming the namespace by its name is not enough', async () => {
     const ns = await existing();
     const byName = await h.rootKey([`ratelimit.${ns.name}.limit`]);
     const denied = await h.call('ratelimit.limit', { namespace: ns.name, identifier: 'by-name', limit: 1, duration: MINUTE }, { rootKey: byName });

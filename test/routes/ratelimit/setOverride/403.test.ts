@@ -20,7 +20,7 @@ describe('ratelimit.setOverride → 403', () => {
     expect((await h.call('ratelimit.getOverride', { namespace: ns.name, identifier: 'u' })).status).toBe(404);
   });
 
-  test('permissions name namespaces by id (spec §8, 27): a grant naming the namespace by its name is not enough', async () => {
+  test('permissions name namespaces by id: a grant naming the namespace by its name is not enough', async () => {
     const ns = await existingNamespace(h);
     const key = await h.rootKey([`ratelimit.${ns.name}.set_override`]);
     const res = await h.call('ratelimit.setOverride', { namespace: ns.name, identifier: 'u', limit: 1, duration: MINUTE }, { rootKey: key });

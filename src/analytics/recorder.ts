@@ -149,6 +149,18 @@ export class VerificationRecorder implements Recorder {
   private write(all: boolean): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
+    // It runs from timers and from record(): a throw here must cost this batch (logged and
+    // counted), never the process or the verification that happened to fill the buffer.
+    try {
+      return this.writeBatch(batch, all);
+    } catch (err) {
+      this.failed += batch.length;
+      this.log.error({ err, records: batch.length }, 'verification records could not be stored and were dropped');
+      return this.writing;
+    }
+  }
+
+  private writeBatch(batch: VerificationRecord[], all: boolean): Promise<void> {
     const increments: RollupDelta[] = [];
     for (const delta of rollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
     const now = this.now();

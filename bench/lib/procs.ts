@@ -43,6 +43,11 @@ type Stopper = () => Promise<void>;
 const stoppers = new Map<string, Stopper>();
 const tempDirs: string[] = [];
 
+/** Has `stop` run by stopAll (at the end, on Ctrl-C or a failure). */
+export function onStop(name: string, stop: Stopper): void {
+  stoppers.set(name, stop);
+}
+
 export function tempDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `keygate-bench-${name}-`));
   tempDirs.push(dir);

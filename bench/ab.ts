@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:ab -- [options]`: a short A/B run for one change, in the full run's shape — the
+ * uWS baseline and two or more keygate variants started together (every thread of each on CPU 0),
+ * wrk on CPU 1, baseline and variants interleaved round by round, medians — with the CPU µs per
+ * request of each server's event loop and of its other threads. A variant is another build
+ * (--main, a copy of dist/ inside the project so it finds node_modules) or other settings (--env).
+ * See bench/README.md, "Hot-path measurements between full runs".
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, MAIN_JS } from '../test/support/process.js';
+import { seedScenarioKeys } from './lib/api.js';
+import { readCpu, usPerRequest } from './lib/cpu.js';
+import { installSignalHandlers, onStop, pinServer, ROOT_KEY, startBaseline, startRedis, stopAll, tempDir, type Server } from './lib/procs.js';
+import { log } from './lib/progress.js';
+import { median } from './lib/report.js';
+import { ensureWrk, runWrk } from './lib/wrk.js';
+
+const HELP = `Usage: npm run bench:ab -- [options]
+  --main PATH      a build's main.js (repeatable; default dist/main.js)
+  --env K=V,K=V    settings of one variant (repeatable: one variant each, on the first --main)
+  --scenario S     one (one key again and again, default), keys (--keys keys in turn),
+                   limits (--keys keys of 20 identities with two auto-applied limits)
+  --mode M         embedded (default) or redis (one redis-server; each variant its own key prefix)
+  --keys N         keys seeded per variant (default 2000)
+  --rounds N       interleaved rounds, medians quoted (default 3)
+  --duration S     seconds per wrk run (default 5)
+Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
+
+const { values } = parseArgs({
+  options: {
+    main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true },
+    scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
+    keys: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
+    help: { type: 'boolean' },
+  },
+});
+if (values.help) {
+  log(HELP);
+  process.exit(0);
+}
+
+interface Variant { readonly label: string; readonly script: string; readonly env: Record<string, string> }
+
+function parseEnv(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new Error(`--env takes K=V pairs separated by commas (got '${pair}')`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+function variants(): Variant[] {
+  const mains = values.main ?? [MAIN_JS];
+  if (values.env) return values.env.map((e) => ({ label: `${mains[0] === MAIN_JS ? 'dist' : mains[0]} ${e}`, script: mains[0]!, env: parseEnv(e) }));
+  return mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, script: m, env: {} }));
+}
+
+/**
+ * Started directly and ready once /v2/liveness answers: unlike the full run's servers, a variant
+ * may log below info, where keygate prints no "listening" line. Its output is read and dropped.
+ */
+async function startVariant(v: Variant, index: number, redisUrl: string | undefined): Promise<Server> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: tempDir(`ab${index}`), ROOT_KEY, LOG_LEVEL: 'info',
+    ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `ab${index}:` } : {}), ...v.env,
+  };
+  const child = spawn(process.execPath, [v.script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stdout.resume();
+  child.stderr.on('data', (c) => { if (errors.length < 4000) errors += String(c); });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await exited;
+  };
+  onStop(`variant ${index} ${child.pid}`, stop);
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`variant '${v.label}' exited (${child.exitCode}):\n${errors}`);
+    if (waited > 30_000) throw new Error(`variant '${v.label}' did not answer /v2/liveness in 30 s:\n${errors}`);
+    if (await fetch(`${url}/v2/liveness`).then((r) => r.status === 200, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  pinServer(child.pid!);
+  return { name: v.label, url, pid: child.pid!, stop };
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  installSignalHandlers();
+  const keys = Number(values.keys);
+  const rounds = Number(values.rounds);
+  const durationS = Number(values.duration);
+  if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
+  const work = tempDir('ab-bodies');
+  const baseline = await startBaseline();
+  const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
+  const runs = [];
+  for (const [i, v] of variants().entries()) {
+    const server = await startVariant(v, i, redisUrl);
+    const seeded = await seedScenarioKeys(server.url, ROOT_KEY, keys, 20, () => undefined);
+    const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
+    const bodiesFile = join(work, `bodies-${i}.txt`);
+    writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
+    runs.push({ server, bodiesFile, rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[] });
+    log(`started ${v.label}: ${keys} keys seeded`);
+  }
+  const wrk = (url: string, bodiesFile: string, seconds: number, label: string) =>
+    runWrk({ url: `${url}/v2/keys.verifyKey`, bodiesFile, rootKey: ROOT_KEY, durationS: seconds, label, quiet: true });
+  for (const r of runs) await wrk(r.server.url, r.bodiesFile, 2, 'warm-up');
+  const baselineRps: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    baselineRps.push((await wrk(baseline.url, runs[0]!.bodiesFile, durationS, 'baseline')).rps);
+    // Alternating order, so no variant always runs right after the baseline.
+    for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
+      const before = readCpu(r.server.pid);
+      const result = await wrk(r.server.url, r.bodiesFile, durationS, r.server.name);
+      if (result.errors + result.non2xx > 0) throw new Error(`${r.server.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+      const cpu = usPerRequest(before, readCpu(r.server.pid), result.requests);
+      r.rps.push(result.rps);
+      r.eventLoopUs.push(cpu.eventLoopUs);
+      r.otherUs.push(cpu.otherThreadsUs);
+    }
+    log(`round ${round + 1}/${rounds} done`);
+  }
+  const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
+  log(`\n${values.mode}, scenario ${values.scenario}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
+  log('| variant | req/s (each round) | × baseline | event loop µs/req | other threads µs/req |');
+  log('|---|---|---|---|---|');
+  for (const r of runs) {
+    log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |`);
+  }
+}
+
+main().then(() => stopAll(), async (err: unknown) => {
+  process.stderr.write(`bench:ab failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await stopAll();
+  process.exit(2);
+});

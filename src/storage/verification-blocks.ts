@@ -10,10 +10,10 @@
  * time, so reading merges them: records come back in (time, block sequence, position) order, which
  * within one millisecond is the order they were appended.
  *
- * Stored bytes: 16 hex digits of the sequence, 8 of `skip` (how many of the block's first records
- * were dropped by the retention bound), 8 of the record count, then the msgpack body (columns,
- * each distinct combination of dimensions once). Redis sorts members of one score by these bytes,
- * so by sequence.
+ * Stored bytes, put together by lua/verifications-append.lua: 16 hex digits of the sequence, 8 of
+ * `skip` (how many of the block's first records were dropped by the retention bound), 8 of the
+ * record count, then the msgpack body (columns, each distinct combination of dimensions once).
+ * Redis sorts members of one score by these bytes, so by sequence.
  */
 import { pack, unpack } from 'msgpackr';
 import { verificationRecord, type VerificationRecord } from './records.js';
@@ -71,12 +71,6 @@ export function decodeBody(bytes: Uint8Array): VerificationRecord[] {
   });
 }
 
-const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
-
-export function blockBytes(seq: number, skip: number, body: Buffer, count: number): Buffer {
-  return Buffer.concat([Buffer.from(`${hex(seq, 16)}${hex(skip, 8)}${hex(count, 8)}`, 'latin1'), body]);
-}
-
 export interface BlockHeader {
   readonly seq: number;
   readonly skip: number;
@@ -100,14 +94,18 @@ export function storedBlock(minTime: number, bytes: Uint8Array): StoredBlock {
   return { minTime, seq, records: decodeBody(bytes.subarray(HEADER_BYTES)).slice(skip) };
 }
 
-/** A record's place in the merged order: time, block sequence, position in the block. */
-export type Position = readonly [time: number, seq: number, index: number];
+/**
+ * A record's place in the merged order: time, block sequence, and its position counted from the
+ * block's end (−1 for the last record). Retention drops records from a block's front only, so
+ * this stays the same between two pages of a scan while the records before it go.
+ */
+export type Position = readonly [time: number, seq: number, fromEnd: number];
 
 const before = (a: Position, b: Position): boolean => a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 
 interface Cursor { readonly block: StoredBlock; index: number }
 
-const positionOf = (c: Cursor): Position => [c.block.records[c.index]!.time, c.block.seq, c.index];
+const positionOf = (c: Cursor): Position => [c.block.records[c.index]!.time, c.block.seq, c.index - c.block.records.length];
 
 /**
  * Merges blocks given in (minTime, seq) order into records in position order: those with
@@ -122,7 +120,7 @@ export async function mergeBlocks(blocks: { next(): IteratorResult<StoredBlock> 
   let next = await blocks.next();
   while (items.length < limit) {
     // A block not yet open may hold a record ordered before every open one: open it first.
-    while (!next.done && (open.length === 0 || before([next.value.minTime, next.value.seq, -1], positionOf(open[0]!)))) {
+    while (!next.done && (open.length === 0 || before([next.value.minTime, next.value.seq, -Infinity], positionOf(open[0]!)))) {
       if (next.value.records.length > 0) insert(open, { block: next.value, index: 0 });
       next = await blocks.next();
     }

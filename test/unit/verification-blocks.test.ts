@@ -5,8 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { VerificationRecord } from '../../src/storage/records.js';
 import {
-  BLOCK_SPAN_MS, blockBytes, decodeBody, encodeBody, intoBlocks, mergeBlocks, readHeader, storedBlock, type Position, type StoredBlock,
+  BLOCK_SPAN_MS, decodeBody, encodeBody, intoBlocks, mergeBlocks, readHeader, storedBlock, type Position, type StoredBlock,
 } from '../../src/storage/verification-blocks.js';
+
+const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
+/** A member as lua/verifications-append.lua writes it: sequence, skip, count, body. */
+const blockBytes = (seq: number, skip: number, body: Buffer, count: number): Buffer =>
+  Buffer.concat([Buffer.from(`${hex(seq, 16)}${hex(skip, 8)}${hex(count, 8)}`, 'latin1'), body]);
 
 let n = 0;
 const record = (time: number, extra: Partial<VerificationRecord> = {}): VerificationRecord =>
@@ -61,5 +66,15 @@ describe('verification blocks', () => {
       after = page.last;
     }
     expect(paged).toEqual(inRange.map((x) => x.r));
+  });
+
+  it("a cursor inside a block still holds after retention drops that block's first records", async () => {
+    // Six records of one millisecond: a page of three, then the retention bound drops two.
+    const records = Array.from({ length: 6 }, () => record(100));
+    const body = encodeBody(records);
+    const first = await mergeBlocks(iterate([storedBlock(100, blockBytes(7, 0, body, 6))]), { limit: 3 });
+    expect(first.items).toEqual(records.slice(0, 3));
+    const rest = await mergeBlocks(iterate([storedBlock(100, blockBytes(7, 2, body, 6))]), { limit: 10, after: first.last! });
+    expect(rest.items).toEqual(records.slice(3));
   });
 });

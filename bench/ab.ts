@@ -3,17 +3,17 @@
  * uWS baseline and two or more keygate variants started together (every thread of each on CPU 0),
  * wrk on CPU 1, baseline and variants interleaved round by round, medians — with the CPU µs per
  * request of each server's event loop and of its other threads. A variant is another build
- * (--main, a copy of dist/ inside the project so it finds node_modules) or other settings (--env).
+ * (--main: a copy of dist/ directly in the project folder, where it finds node_modules and
+ * package.json) or other settings (--env).
  * See bench/README.md, "Hot-path measurements between full runs".
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, MAIN_JS } from '../test/support/process.js';
+import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
 import { readCpu, usPerRequest } from './lib/cpu.js';
-import { installSignalHandlers, onStop, pinServer, ROOT_KEY, startBaseline, startRedis, stopAll, tempDir, type Server } from './lib/procs.js';
+import { installSignalHandlers, ROOT_KEY, startBaseline, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { median } from './lib/report.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -60,38 +60,6 @@ function variants(): Variant[] {
   return mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, script: m, env: {} }));
 }
 
-/**
- * Started directly and ready once /v2/liveness answers: unlike the full run's servers, a variant
- * may log below info, where keygate prints no "listening" line. Its output is read and dropped.
- */
-async function startVariant(v: Variant, index: number, redisUrl: string | undefined): Promise<Server> {
-  const port = await freePort();
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: tempDir(`ab${index}`), ROOT_KEY, LOG_LEVEL: 'info',
-    ...(redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `ab${index}:` } : {}), ...v.env,
-  };
-  const child = spawn(process.execPath, [v.script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let errors = '';
-  child.stdout.resume();
-  child.stderr.on('data', (c) => { if (errors.length < 4000) errors += String(c); });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    await exited;
-  };
-  onStop(`variant ${index} ${child.pid}`, stop);
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 100) {
-    if (child.exitCode !== null) throw new Error(`variant '${v.label}' exited (${child.exitCode}):\n${errors}`);
-    if (waited > 30_000) throw new Error(`variant '${v.label}' did not answer /v2/liveness in 30 s:\n${errors}`);
-    if (await fetch(`${url}/v2/liveness`).then((r) => r.status === 200, () => false)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  pinServer(child.pid!);
-  return { name: v.label, url, pid: child.pid!, stop };
-}
-
 async function main(): Promise<void> {
   ensureWrk();
   installSignalHandlers();
@@ -104,7 +72,9 @@ async function main(): Promise<void> {
   const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
   const runs = [];
   for (const [i, v] of variants().entries()) {
-    const server = await startVariant(v, i, redisUrl);
+    // One redis-server for all variants, each under a key prefix of its own.
+    const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `ab${i}:` } : {};
+    const server = { ...await startKeygate(redisUrl ? 'redis' : 'embedded', `ab${i}`, { ...redisEnv, ...v.env }, v.script), name: v.label };
     const seeded = await seedScenarioKeys(server.url, ROOT_KEY, keys, 20, () => undefined);
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);

@@ -16,7 +16,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedisCluster, startRedisStandalone, type RedisCluster, type RedisStandalone } from '../../test/support/redis-servers.js';
-import { CLI_JS, freePort, PROJECT_DIR, spawnKeygate, type ChildKeygate } from '../../test/support/process.js';
+import { CLI_JS, freePort, MAIN_JS, PROJECT_DIR, spawnKeygate, type ChildKeygate } from '../../test/support/process.js';
 
 export const SERVER_CPU = 0;
 export const LOAD_CPU = 1;
@@ -42,11 +42,6 @@ export function tasksetPrefix(cpu: number): string[] {
 type Stopper = () => Promise<void>;
 const stoppers = new Map<string, Stopper>();
 const tempDirs: string[] = [];
-
-/** Has `stop` run by stopAll (at the end, on Ctrl-C or a failure). */
-export function onStop(name: string, stop: Stopper): void {
-  stoppers.set(name, stop);
-}
 
 export function tempDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `keygate-bench-${name}-`));
@@ -134,12 +129,16 @@ export function dropOutput(child: ChildKeygate): ChildKeygate {
   return child;
 }
 
-export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}): Promise<KeygateServer> {
+/** Levels at which keygate logs that it listens; below them readiness is read from /v2/liveness. */
+const LISTENING_LOGGED = ['info', 'debug', 'trace'];
+
+/** `script`: another build's main.js (bench/ab.ts). */
+export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}, script = MAIN_JS): Promise<KeygateServer> {
   const dataDir = tempDir(name);
   // The defaults users get: LOG_LEVEL=info (a line per request) and METRICS=on, unless a variant
-  // says otherwise. spawnKeygate waits for the "listening" line, so the level is at least info.
+  // says otherwise.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', ...extraEnv };
-  const child = await spawnKeygate(env);
+  const child = await spawnKeygate(env, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
   dropOutput(child);
   const pid = child.process.pid!;
   pinServer(pid);

@@ -30,8 +30,11 @@ export interface ChildKeygate {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `node <script>` and resolves once it logs that it listens (or rejects when it exits). */
-export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS): Promise<ChildKeygate> {
+/**
+ * Starts `node <script>` and resolves once it logs that it listens, or, with `ready: 'liveness'`
+ * (a level below info prints no such line), once /v2/liveness answers; rejects when it exits.
+ */
+export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS, ready: 'log' | 'liveness' = 'log'): Promise<ChildKeygate> {
   const port = env.PORT ?? String(await freePort());
   if (env.ROOT_KEY) recordSecret(env.ROOT_KEY);
   const child = spawn(process.execPath, [script], {
@@ -50,7 +53,16 @@ export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS
     const check = (): void => {
       if (output.includes('keygate is listening')) { clearTimeout(timer); resolve(); }
     };
-    child.stdout!.on('data', check);
+    if (ready === 'log') child.stdout!.on('data', check);
+    else {
+      const poll = (): void => {
+        if (child.exitCode !== null) return;
+        void fetch(`http://127.0.0.1:${port}/v2/liveness`).then((r) => r.status === 200, () => false).then((up) => {
+          if (up) { clearTimeout(timer); resolve(); } else setTimeout(poll, 100);
+        });
+      };
+      poll();
+    }
     void exited.then(() => { clearTimeout(timer); reject(new Error(`keygate exited (${child.exitCode}):\n${output}`)); });
   });
   return {

@@ -19,7 +19,7 @@ import type { VerificationStore } from '../storage/types.js';
 import { workerEntry } from '../workers/entry.js';
 import { VerificationRecorder, type Recorder, type RecorderStats } from './recorder.js';
 import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
-import { RecordBatchBuilder, transferables, unpackBatch, type DimsSlot } from './record-batch.js';
+import { ColumnsBuilder, transferables, type DimsSlot } from '../storage/verification-columns.js';
 
 export interface ThreadRecorderOptions extends RecorderWorkerData {
   readonly flushIntervalMs?: number;
@@ -28,7 +28,7 @@ export interface ThreadRecorderOptions extends RecorderWorkerData {
 }
 
 export class ThreadRecorder implements Recorder {
-  private readonly buffer: RecordBatchBuilder;
+  private readonly buffer: ColumnsBuilder;
   /** Records posted to the thread and not yet acknowledged as written. */
   private unacknowledged = 0;
   private readonly worker: Worker;
@@ -48,7 +48,7 @@ export class ThreadRecorder implements Recorder {
   constructor(private readonly store: VerificationStore, private readonly log: Logger, private readonly options: ThreadRecorderOptions) {
     this.batchSize = options.batchSize ?? 2_000;
     this.maxPending = options.maxPending ?? 200_000;
-    this.buffer = new RecordBatchBuilder(this.batchSize);
+    this.buffer = new ColumnsBuilder(this.batchSize);
     const workerData: RecorderWorkerData = {
       store: options.store, verificationsRetained: options.verificationsRetained, rollupRetentionMs: options.rollupRetentionMs,
     };
@@ -140,7 +140,7 @@ export class ThreadRecorder implements Recorder {
     this.dropped += lost;
     this.unacknowledged = 0;
     this.inline = new VerificationRecorder(this.store, this.log, { rollupRetentionMs: this.options.rollupRetentionMs, maxPending: this.maxPending });
-    if (this.buffer.count > 0) for (const r of unpackBatch(this.buffer.take())) this.inline.record(r);
+    if (this.buffer.count > 0) this.inline.recordColumns(this.buffer.take());
     // Whoever waits for a flush gets the inline recorder's, which holds everything still known.
     for (const id of [...this.waiting.keys()]) {
       const resolve = this.waiting.get(id)!;

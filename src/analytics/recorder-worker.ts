@@ -1,13 +1,13 @@
 /**
  * Entry of the analytics writer thread (recorder-thread.ts): verification records and rollups
- * are written here, on a thread of their own, not on the event loop that answers verifyKey. It
- * opens the store itself (embedded: the same LMDB folder, lmdb shares one environment between the
- * threads of a process; distributed: a Redis connection of its own) and runs the ordinary
- * VerificationRecorder over it, so batching, held increments and pruning are exactly what they
- * are inline.
+ * are written here, on a thread of their own, not on the event loop that answers verifyKey, from
+ * the columns the event loop hands over (no object per record). It opens the store itself
+ * (embedded: the same LMDB folder, lmdb shares one environment between the threads of a process;
+ * distributed: a Redis connection of its own) and runs the ordinary VerificationRecorder over it,
+ * so batching, held increments and pruning are exactly what they are inline.
  *
- * Messages in: { batch } (record-batch.ts) in order, { flush, id }, { close, id }. Out: { written, count }
- * when a batch is stored, { done, id }, and { log } for what the recorder reports.
+ * Messages in: { batch } (storage/verification-columns.ts) in order, { flush, id }, { close, id }.
+ * Out: { written, count } when a batch is stored, { done, id }, and { log } for what the recorder reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRedis, waitUntilReady, type RedisSettings } from '../redis/client.js';
@@ -16,7 +16,7 @@ import { storageKeys } from '../storage/redis/keys.js';
 import { RedisVerificationStore } from '../storage/redis/verifications.js';
 import type { VerificationStore } from '../storage/types.js';
 import { VerificationRecorder, type RecorderLog } from './recorder.js';
-import { unpackBatch, type PackedBatch } from './record-batch.js';
+import type { VerificationColumns } from '../storage/verification-columns.js';
 
 /** Where the records go: what the thread opens (plain data: it crosses to the thread). */
 export type RecorderStoreSpec =
@@ -30,7 +30,7 @@ export interface RecorderWorkerData {
 }
 
 export type ToWorker =
-  | { readonly type: 'records'; readonly batch: PackedBatch }
+  | { readonly type: 'records'; readonly batch: VerificationColumns }
   | { readonly type: 'flush' | 'close'; readonly id: number };
 
 export type FromWorker =
@@ -77,7 +77,7 @@ const ready = storage.ready.then(() => new VerificationRecorder(storage.store, l
 port.on('message', (message: ToWorker) => void ready.then(async (recorder) => {
   switch (message.type) {
     case 'records': {
-      for (const r of unpackBatch(message.batch)) recorder.record(r);
+      recorder.recordColumns(message.batch);
       // Chained by the recorder: batches are stored, and acknowledged, in order.
       await recorder.writeBuffered();
       post({ type: 'written', count: message.batch.count, written: recorder.written, failed: recorder.failed });

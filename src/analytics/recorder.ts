@@ -18,9 +18,9 @@
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
-import { bucketStart, GRANULARITIES, rollupDeltas, type RollupDelta } from '../storage/rollups.js';
+import { bucketStart, columnRollupDeltas, GRANULARITIES, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
-import type { DimsSlot } from './record-batch.js';
+import { ColumnsBuilder, NO_COLUMNS, type DimsSlot, type VerificationColumns } from '../storage/verification-columns.js';
 
 /** Where the recorder reports failures: the server's logger, or the writer thread's messages to it. */
 export interface RecorderLog {
@@ -44,7 +44,7 @@ export interface RecorderStats {
 
 /** What verifyKey records into and shutdown drains: this class, or the thread that runs it (recorder-thread.ts). */
 export interface Recorder {
-  /** `slot`: the caller's slot for the record's dimensions, when it keeps one (record-batch.ts). */
+  /** `slot`: the caller's slot for the record's dimensions, when it keeps one (storage/verification-columns.ts). */
   record(record: VerificationRecord, slot?: DimsSlot): void;
   /** Resolves when everything recorded so far is stored, rollup increments included. */
   flush(): Promise<void>;
@@ -90,7 +90,11 @@ const MINUTE_MS = 60_000;
 const MAX_HELD = 200_000;
 
 export class VerificationRecorder implements Recorder {
-  private buffer: VerificationRecord[] = [];
+  /** Records given one at a time; made on the first (the writer thread hands columns instead). */
+  private builder: ColumnsBuilder | null = null;
+  /** Columns handed over whole, not yet written. */
+  private queued: VerificationColumns[] = [];
+  private queuedCount = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
@@ -123,13 +127,21 @@ export class VerificationRecorder implements Recorder {
     this.timer.unref();
   }
 
-  record(record: VerificationRecord): void {
-    if (this.buffer.length >= this.maxPending) {
+  record(record: VerificationRecord, slot?: DimsSlot): void {
+    const builder = this.builder ??= new ColumnsBuilder(Math.min(this.batchSize, this.maxPending));
+    if (builder.count >= this.maxPending) {
       this.dropped++;
       return;
     }
-    this.buffer.push(record);
-    if (this.buffer.length === this.batchSize) void this.write(false);
+    builder.add(record, slot);
+    if (builder.count === this.batchSize) void this.write(false);
+  }
+
+  /** Records already in columns (the writer thread's batches), written with the next write. */
+  recordColumns(columns: VerificationColumns): void {
+    if (columns.count === 0) return;
+    this.queued.push(columns);
+    this.queuedCount += columns.count;
   }
 
   /**
@@ -147,22 +159,26 @@ export class VerificationRecorder implements Recorder {
 
   /** Writes the buffer, with the held increments that are due (or all of them). */
   private write(all: boolean): Promise<void> {
-    const batch = this.buffer;
-    this.buffer = [];
+    const batches = this.queued;
+    if (this.builder !== null && this.builder.count > 0) batches.push(this.builder.take());
+    this.queued = [];
+    let records = 0;
+    for (const b of batches) records += b.count;
+    this.queuedCount = 0;
     // It runs from timers and from record(): a throw here must cost this batch (logged and
     // counted), never the process or the verification that happened to fill the buffer.
     try {
-      return this.writeBatch(batch, all);
+      return this.writeBatches(batches, records, all);
     } catch (err) {
-      this.failed += batch.length;
-      this.log.error({ err, records: batch.length }, 'verification records could not be stored and were dropped');
+      this.failed += records;
+      this.log.error({ err, records }, 'verification records could not be stored and were dropped');
       return this.writing;
     }
   }
 
-  private writeBatch(batch: VerificationRecord[], all: boolean): Promise<void> {
+  private writeBatches(batches: readonly VerificationColumns[], records: number, all: boolean): Promise<void> {
     const increments: RollupDelta[] = [];
-    for (const delta of rollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
+    for (const batch of batches) for (const delta of columnRollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
     const now = this.now();
     const minuteEnded = Math.floor(now / MINUTE_MS) !== Math.floor(this.lastMinutesMs / MINUTE_MS);
     if (all || minuteEnded || this.minutes.size >= MAX_HELD) {
@@ -178,22 +194,25 @@ export class VerificationRecorder implements Recorder {
       for (const coarse of this.coarse.values()) increments.push(coarse);
       this.coarse = new Map();
     }
-    if (batch.length === 0 && increments.length === 0) return this.writing;
-    // Writes are chained so batches reach the store in order.
-    this.storing += batch.length;
-    this.writing = this.writing.then(() => this.store.append(batch, increments)).then(() => {
-      this.written += batch.length;
+    if (records === 0 && increments.length === 0) return this.writing;
+    // Writes are chained so batches reach the store in order; the increments go with the last.
+    this.storing += records;
+    this.writing = this.writing.then(async () => {
+      for (let i = 0; i < batches.length - 1; i++) await this.store.appendColumns(batches[i]!, []);
+      await this.store.appendColumns(batches.at(-1) ?? NO_COLUMNS, increments);
+    }).then(() => {
+      this.written += records;
     }, (err: unknown) => {
-      this.failed += batch.length;
-      this.log.error({ err, records: batch.length }, 'verification records could not be stored and were dropped');
+      this.failed += records;
+      this.log.error({ err, records }, 'verification records could not be stored and were dropped');
     }).finally(() => {
-      this.storing -= batch.length;
+      this.storing -= records;
     });
     return this.writing;
   }
 
   stats(): RecorderStats {
-    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: this.buffer.length + this.storing, onThread: false };
+    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: (this.builder?.count ?? 0) + this.queuedCount + this.storing, onThread: false };
   }
 
   /**

@@ -14,7 +14,7 @@ import { oncePerTurn } from '../cache/change-feed.js';
 import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
-import type { DimsSlot } from '../analytics/record-batch.js';
+import type { DimsSlot } from '../storage/verification-columns.js';
 import { describeKey, describedJson, type KeyDescription } from './verify-answer.js';
 
 export interface HotKey {
@@ -32,7 +32,7 @@ export interface HotKey {
   /** The key's part of every verifyKey answer, and that as JSON text (verify-answer.ts). */
   readonly description: KeyDescription;
   readonly descriptionJson: string;
-  /** Per outcome, the analytics recorder's slot for this key's dimensions (record-batch.ts). */
+  /** Per outcome, the analytics recorder's slot for this key's dimensions (storage/verification-columns.ts). */
   readonly recording: Partial<Record<string, DimsSlot>>;
 }
 

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RollupGranularity, VerificationRecord } from './records.js';
+import { columnsOf, type VerificationColumns } from './verification-columns.js';
 
 export const GRANULARITIES: readonly RollupGranularity[] = ['minute', 'hour', 'day', 'month'];
 
@@ -32,30 +33,21 @@ export function bucketStart(granularity: RollupGranularity, ms: number): number 
 /** Positional dimensions: [apiId, keyId, identityId, externalId, outcome, tags]. */
 export type RollupDims = readonly [string, string, string | null, string | null, string, readonly string[] | null];
 
-export const dimsOf = (r: VerificationRecord): RollupDims =>
-  [r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null];
-
-/** A short, fixed-length name for a combination of dimensions (tags can be 10 KB; keys cannot). */
-export const dimsDigest = (dims: RollupDims): string =>
-  createHash('sha1').update(JSON.stringify(dims)).digest('base64url');
-
 /**
- * Dimensions and their digest by a cheap key, kept across batches: the digest (SHA-1 of the JSON)
- * of every record's dimensions cost ~5 µs a record when 20,000 keys were verified in turn.
- * Bounded; cleared when full (a miss only costs the digest again).
+ * Dimensions and their digest by their JSON (the columns' `dims` entries), kept across batches:
+ * a digest per distinct combination, not per record. Bounded; cleared when full (a miss only
+ * costs the digest again).
  */
 const known = new Map<string, { dims: RollupDims; digest: string }>();
 const KNOWN_MAX = 100_000;
 
-function namedDims(r: VerificationRecord): { dims: RollupDims; digest: string } {
-  // \u0001 separates fields, \u0002 tags; '\u0003' marks an absent identity (never in an id).
-  const key = `${r.apiId}\u0001${r.keyId}\u0001${r.identityId ?? '\u0003'}\u0001${r.externalId ?? '\u0003'}\u0001${r.outcome}\u0001${r.tags === undefined ? '\u0003' : r.tags.join('\u0002')}`;
-  let named = known.get(key);
+function namedDims(json: string): { dims: RollupDims; digest: string } {
+  let named = known.get(json);
   if (named === undefined) {
-    const dims = dimsOf(r);
-    named = { dims, digest: dimsDigest(dims) };
+    // A row's name is the SHA-1 of its dimensions' JSON: short and fixed-length (tags can be 10 KB).
+    named = { dims: JSON.parse(json) as RollupDims, digest: createHash('sha1').update(json).digest('base64url') };
     if (known.size >= KNOWN_MAX) known.clear();
-    known.set(key, named);
+    known.set(json, named);
   }
   return named;
 }
@@ -74,33 +66,57 @@ export interface RollupDelta {
 
 /** The batch summed per (granularity, bucket, dimensions); one digest per distinct dimensions. */
 export function rollupDeltas(records: readonly VerificationRecord[], granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {
-  const deltas = new Map<string, RollupDelta>();
-  // Records arrive in time order, many per minute: the four bucket starts are worked out once per
-  // minute, not per record (this runs on the same thread as verifyKey, at its rate).
+  return columnRollupDeltas(columnsOf(records), granularities);
+}
+
+/** Sums per record: count, spent credits, latency sum, latencies. */
+const SUMS = 4;
+
+/**
+ * The same from columns: each record adds to its combination's sums of its minute (typed arrays,
+ * no object or string per record); the rows are made once per combination and minute.
+ */
+export function columnRollupDeltas(c: VerificationColumns, granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {
+  const width = c.dims.length * SUMS;
+  const byMinute = new Map<number, Float64Array>();
   let minute = Number.NaN;
-  let prefixes: string[] = [];
-  let starts: number[] = [];
-  for (const r of records) {
-    const named = namedDims(r);
-    if (!(r.time >= minute && r.time < minute + MINUTE_MS)) {
-      minute = bucketStart('minute', r.time);
-      starts = granularities.map((g) => bucketStart(g, r.time));
-      prefixes = granularities.map((g, i) => `${g}\u0000${starts[i]}\u0000`);
+  let sums: Float64Array = new Float64Array(0);
+  for (let i = 0; i < c.count; i++) {
+    const time = c.times[i]!;
+    if (!(time >= minute && time < minute + MINUTE_MS)) {
+      minute = bucketStart('minute', time);
+      let found = byMinute.get(minute);
+      if (found === undefined) byMinute.set(minute, found = new Float64Array(width));
+      sums = found;
     }
-    for (let g = 0; g < granularities.length; g++) {
-      const granularity = granularities[g] as RollupGranularity;
-      const time = starts[g] as number;
-      const id = prefixes[g] + named.digest;
-      let delta = deltas.get(id);
-      if (!delta) {
-        delta = { granularity, time, dims: named.dims, digest: named.digest, count: 0, spentCredits: 0, latencySum: 0, latencyCount: 0 };
-        deltas.set(id, delta);
-      }
-      delta.count += 1;
-      delta.spentCredits += r.spentCredits;
-      if (r.latency !== undefined) {
-        delta.latencySum += r.latency;
-        delta.latencyCount += 1;
+    const at = c.dimIndex[i]! * SUMS;
+    sums[at]! += 1;
+    sums[at + 1]! += c.spent[i]!;
+    const latency = c.latencies[i]!;
+    if (!Number.isNaN(latency)) {
+      sums[at + 2]! += latency;
+      sums[at + 3]! += 1;
+    }
+  }
+  const named = c.dims.map(namedDims);
+  const deltas = new Map<string, RollupDelta>();
+  for (const [start, minuteSums] of byMinute) {
+    const starts = granularities.map((g) => bucketStart(g, start));
+    for (let d = 0; d < named.length; d++) {
+      const at = d * SUMS;
+      if (minuteSums[at] === 0) continue;
+      const { dims, digest } = named[d]!;
+      for (let g = 0; g < granularities.length; g++) {
+        const id = `${g}\u0000${starts[g]}\u0000${digest}`;
+        let delta = deltas.get(id);
+        if (delta === undefined) {
+          delta = { granularity: granularities[g]!, time: starts[g]!, dims, digest, count: 0, spentCredits: 0, latencySum: 0, latencyCount: 0 };
+          deltas.set(id, delta);
+        }
+        delta.count += minuteSums[at]!;
+        delta.spentCredits += minuteSums[at + 1]!;
+        delta.latencySum += minuteSums[at + 2]!;
+        delta.latencyCount += minuteSums[at + 3]!;
       }
     }
   }

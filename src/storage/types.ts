@@ -11,6 +11,7 @@ import type {
 } from './records.js';
 import type { RollupGranularity, VerificationRollup } from './records.js';
 import type { RollupDelta } from './rollups.js';
+import type { VerificationColumns } from './verification-columns.js';
 
 /** Rejection for a uniqueness violation (hash, externalId, name). */
 export class DuplicateError extends Error {
@@ -284,6 +285,8 @@ export interface VerificationStore {
    * passes its own to hold back the hour, day and month ones (analytics/recorder.ts).
    */
   append(records: readonly VerificationRecord[], rollups?: readonly RollupDelta[]): Promise<void>;
+  /** The same for records in columns (verification-columns.ts): what the recorder hands over. */
+  appendColumns(columns: VerificationColumns, rollups?: readonly RollupDelta[]): Promise<void>;
   /** Records with fromMs ≤ time < toMs (either bound optional), oldest first, at most `limit`. */
   range(options: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]>;
   /**

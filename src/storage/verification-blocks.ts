@@ -17,48 +17,71 @@
  */
 import { pack, unpack } from 'msgpackr';
 import { verificationRecord, type VerificationRecord } from './records.js';
+import type { Dims, VerificationColumns } from './verification-columns.js';
 
 /** A block never spans this long, so a read from time T starts with the blocks from T − span. */
 export const BLOCK_SPAN_MS = 60_000;
 export const HEADER_BYTES = 32;
 
-type Dims = [apiId: string, keyId: string, identityId: string | null, externalId: string | null, outcome: string, tags: readonly string[] | null];
 type Body = [times: number[], requestIds: string[], dims: Dims[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
 
-/** Sorts a copy by time (stable: equal times keep their order) and cuts it into blocks. */
-export function intoBlocks(records: readonly VerificationRecord[], maxRecords: number): VerificationRecord[][] {
-  const sorted = [...records].sort((a, b) => a.time - b.time);
-  const blocks: VerificationRecord[][] = [];
-  let current: VerificationRecord[] = [];
-  for (const r of sorted) {
-    if (current.length === maxRecords || (current.length > 0 && r.time - current[0]!.time >= BLOCK_SPAN_MS)) {
-      blocks.push(current);
-      current = [];
+/** How blocks are cut: at most this many records, spanning less than this, of about this size. */
+export interface BlockLimits {
+  readonly maxRecords: number;
+  readonly spanMs: number;
+  /** Estimated body bytes (a body may end up somewhat larger; see estimate below). */
+  readonly maxBytes?: number;
+}
+
+/** Bytes a record adds to a body besides its request id, at most (msgpack: time, index, credits, latency). */
+const RECORD_BYTES = 9 + 5 + 9 + 9 + 5;
+
+/** Cuts the records, taken in `order` (time order), into blocks: each a run of record indexes. */
+export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: BlockLimits): Uint32Array[] {
+  const maxBytes = limits.maxBytes ?? Infinity;
+  const blocks: Uint32Array[] = [];
+  /** Per combination of dimensions, the block it was last counted in (+1). */
+  const countedIn = new Uint32Array(c.dims.length);
+  let from = 0;
+  let bytes = 0;
+  for (let at = 0; at < order.length; at++) {
+    const i = order[at]!;
+    const d = c.dimIndex[i]!;
+    const adds = RECORD_BYTES + c.requestIds[i]!.length + (countedIn[d] === blocks.length + 1 ? 0 : c.dims[d]!.length + 5);
+    if (at > from && (at - from === limits.maxRecords || c.times[i]! - c.times[order[from]!]! >= limits.spanMs || bytes + adds > maxBytes)) {
+      blocks.push(order.subarray(from, at));
+      from = at;
+      bytes = RECORD_BYTES + c.requestIds[i]!.length + c.dims[d]!.length + 5;
     }
-    current.push(r);
+    else bytes += adds;
+    countedIn[d] = blocks.length + 1;
   }
-  if (current.length > 0) blocks.push(current);
+  if (from < order.length) blocks.push(order.subarray(from));
   return blocks;
 }
 
-/** The body of a block of time-sorted records. */
-export function encodeBody(records: readonly VerificationRecord[]): Buffer {
-  const dims: Dims[] = [];
-  const known = new Map<string, number>();
-  const body: Body = [[], [], dims, [], [], []];
-  for (const r of records) {
-    const d: Dims = [r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null];
-    const id = JSON.stringify(d);
-    let index = known.get(id);
+/**
+ * The body of a block: the records at `indexes` (in time order) of `c`, whose `dims` parsed are
+ * `dims`. Each combination of dimensions the block uses is stored once.
+ */
+export function encodeColumns(c: VerificationColumns, dims: readonly Dims[], indexes: Uint32Array): Buffer {
+  const n = indexes.length;
+  const local = new Map<number, number>();
+  const body: Body = [new Array<number>(n), new Array<string>(n), [], new Array<number>(n), new Array<number>(n), new Array<number | null>(n)];
+  for (let k = 0; k < n; k++) {
+    const i = indexes[k]!;
+    const d = c.dimIndex[i]!;
+    let index = local.get(d);
     if (index === undefined) {
-      index = dims.push(d) - 1;
-      known.set(id, index);
+      index = body[2].push(dims[d]!) - 1;
+      local.set(d, index);
     }
-    body[0].push(r.time);
-    body[1].push(r.requestId);
-    body[3].push(index);
-    body[4].push(r.spentCredits);
-    body[5].push(r.latency ?? null);
+    const latency = c.latencies[i]!;
+    body[0][k] = c.times[i]!;
+    body[1][k] = c.requestIds[i]!;
+    body[3][k] = index;
+    body[4][k] = c.spent[i]!;
+    body[5][k] = Number.isNaN(latency) ? null : latency;
   }
   return pack(body);
 }

@@ -1,9 +1,14 @@
 /**
- * Upgrading a Redis written before verification records were stored in blocks: the records stored
- * one per member are read back with the new blocks, in time order, count towards the retained
- * number and are the first to go.
+ * Upgrading a Redis or an LMDB folder written before verification records were stored in blocks:
+ * the records stored one per member (entry) are read back with the new blocks, in time order,
+ * count towards the retained number and are the first to go.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import { encode } from '../../src/redis/codec.js';
 import { storageKeys } from '../../src/storage/redis/keys.js';
 import { openRedisStorage } from '../../src/storage/redis/open.js';
@@ -57,5 +62,37 @@ describe('verification records stored one per entry before blocks', () => {
     const storage = openRedisStorage(client, { keyPrefix: prefix, verificationsRetained: 6 });
     cleanup = async () => { await storage.close(); await client.quit(); };
     await checkUpgrade(storage);
+  });
+
+  it('LMDB: entries of one record are read and trimmed with the blocks, and an old cursor still pages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-blocks-'));
+    const root = open({ path: dir, name: undefined, maxDbs: 32, noSubdir: false }) as RootDatabase;
+    const db = root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') });
+    await root.transaction(() => {
+      for (const [i, r] of old.entries()) db.put([r.time, i + 1], tuple(r));
+    });
+    await root.close();
+    const storage = openLmdbStorage(dir, { verificationsRetained: 6 });
+    cleanup = async () => { await storage.close(); rmSync(dir, { recursive: true, force: true }); };
+    // A cursor handed out before the upgrade ([time, sequence] of the last record of a page).
+    const page = await storage.verifications.scan({ limit: 10, cursor: JSON.stringify([old[0]!.time, 1]) });
+    expect(page.items).toEqual(old.slice(1));
+    await checkUpgrade(storage);
+  });
+
+  it('LMDB: blocks stay in ordinary pages (no overflow pages), whatever the tags', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-blocks-'));
+    const storage = openLmdbStorage(dir);
+    cleanup = async () => { await storage.close(); rmSync(dir, { recursive: true, force: true }); };
+    const records = Array.from({ length: 20_000 }, (_, i) => record(1_000 + (i >> 4), {
+      keyId: `key_${i % 500}`, latency: i / 7, spentCredits: i % 3, ...(i % 5 === 0 ? { tags: [`path=/v1/items/${i}`, 'region=eu'] } : {}),
+    }));
+    await storage.verifications.append(records);
+    expect(await storage.verifications.range({ limit: 100_000 })).toEqual(records);
+    const root = open({ path: dir, name: undefined, maxDbs: 32, noSubdir: false }) as RootDatabase;
+    const stats = root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') }).getStats() as { entryCount: number; overflowPages: number };
+    expect(stats.overflowPages).toBe(0);
+    // Blocks, not one entry per record.
+    expect(stats.entryCount).toBeLessThan(records.length / 10);
   });
 });

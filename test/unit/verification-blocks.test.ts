@@ -5,13 +5,27 @@
 import { describe, expect, it } from 'vitest';
 import type { VerificationRecord } from '../../src/storage/records.js';
 import {
-  BLOCK_SPAN_MS, decodeBody, encodeBody, intoBlocks, mergeBlocks, readHeader, storedBlock, type Position, type StoredBlock,
+  BLOCK_SPAN_MS, cutBlocks, decodeBody, encodeColumns, mergeBlocks, readHeader, storedBlock, type BlockLimits, type Position, type StoredBlock,
 } from '../../src/storage/verification-blocks.js';
+import { columnsOf, parsedDims, recordsOf, timeOrder } from '../../src/storage/verification-columns.js';
 
 const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
 /** A member as lua/verifications-append.lua writes it: sequence, skip, count, body. */
 const blockBytes = (seq: number, skip: number, body: Buffer, count: number): Buffer =>
   Buffer.concat([Buffer.from(`${hex(seq, 16)}${hex(skip, 8)}${hex(count, 8)}`, 'latin1'), body]);
+
+/** The records cut into blocks as a store cuts them: time order, then the limits. */
+function intoBlocks(records: readonly VerificationRecord[], limits: BlockLimits): VerificationRecord[][] {
+  const c = columnsOf(records);
+  const all = recordsOf(c);
+  return cutBlocks(c, timeOrder(c), limits).map((indexes) => Array.from(indexes, (i) => all[i]!));
+}
+
+/** The body of records given in time order. */
+function encodeBody(records: readonly VerificationRecord[]): Buffer {
+  const c = columnsOf(records);
+  return encodeColumns(c, parsedDims(c), timeOrder(c));
+}
 
 let n = 0;
 const record = (time: number, extra: Partial<VerificationRecord> = {}): VerificationRecord =>
@@ -22,14 +36,21 @@ function* iterate(blocks: StoredBlock[]): Generator<StoredBlock> {
 }
 
 describe('verification blocks', () => {
-  it('a batch is sorted by time (ties keep their order) and cut by size and by time span', () => {
+  it('a batch is sorted by time (ties keep their order) and cut by count, by time span and by size', () => {
     const a = record(5);
     const b = record(1);
     const c = record(5);
-    expect(intoBlocks([a, b, c], 10)).toEqual([[b, a, c]]);
-    expect(intoBlocks([a, b, c], 2)).toEqual([[b, a], [c]]);
+    const limits = { maxRecords: 10, spanMs: BLOCK_SPAN_MS };
+    expect(intoBlocks([a, b, c], limits)).toEqual([[b, a, c]]);
+    expect(intoBlocks([a, b, c], { ...limits, maxRecords: 2 })).toEqual([[b, a], [c]]);
     const far = record(1 + BLOCK_SPAN_MS);
-    expect(intoBlocks([far, b, a], 10)).toEqual([[b, a], [far]]);
+    expect(intoBlocks([far, b, a], limits)).toEqual([[b, a], [far]]);
+    // By size: every block's body stays within the bound, and nothing is lost or reordered.
+    const many = Array.from({ length: 500 }, (_, i) => record(i, { tags: [`tag-${i % 7}`], latency: i / 3 }));
+    const blocks = intoBlocks(many, { maxRecords: Infinity, spanMs: BLOCK_SPAN_MS, maxBytes: 1_000 });
+    expect(blocks.length).toBeGreaterThan(10);
+    expect(blocks.flat()).toEqual(many);
+    for (const block of blocks) expect(encodeBody(block).length).toBeLessThanOrEqual(1_000);
   });
 
   it('records come back whole from the stored bytes, the header tells sequence, skip and count', () => {
@@ -48,7 +69,7 @@ describe('verification blocks', () => {
     let seed = 3;
     const random = (m: number): number => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % m; };
     const blocks: StoredBlock[] = Array.from({ length: 30 }, (_, seq) => {
-      const records = intoBlocks(Array.from({ length: 1 + random(20) }, () => record(seq * 10 + random(200))), 100)[0]!;
+      const records = intoBlocks(Array.from({ length: 1 + random(20) }, () => record(seq * 10 + random(200))), { maxRecords: 100, spanMs: BLOCK_SPAN_MS })[0]!;
       return { minTime: records[0]!.time, seq, records };
     });
     const all = blocks.flatMap((b) => b.records.map((r, i) => ({ r, p: [r.time, b.seq, i] as Position })))

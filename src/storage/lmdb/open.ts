@@ -47,8 +47,10 @@ export interface LmdbTables {
   readonly overrideByNamespace: Database<string, string>;
   readonly overrideWildcards: Database<string, string>;
   readonly migrations: Database;
-  /** [time, sequence] → verification record tuple (verifications.ts). */
+  /** [first time, sequence] → a block of verification records, or one older record (verifications.ts). */
   readonly verifications: Database;
+  /** Name → number: the count of verification records kept (verifications.ts). */
+  readonly counters: Database;
   /** [granularity, bucket start, dimensions digest] → rollup row tuple (verifications.ts). */
   readonly verificationRollups: Database;
   /** Sequence-numbered log of changes to what verification reads (changes.ts). */
@@ -104,10 +106,10 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrideByNamespace: index('override_by_namespace'),
     overrideWildcards: index('override_wildcards'),
     migrations: db('migrations'),
-    // No object cache: records are written in bulk and read only by analytics scans; caching
-    // every one put them in the LRU for nothing (profiles of verifyKey over many keys).
+    // No object cache: records are written in bulk and read only by analytics scans.
     verifications: root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') }),
     verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
+    counters: root.openDB({ name: 'counters', encoding: 'msgpack' }),
     changes: root.openDB({ name: 'changes', encoding: 'msgpack' }),
   };
   let closed = false;

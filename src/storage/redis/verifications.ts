@@ -19,8 +19,9 @@
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
-import { BLOCK_SPAN_MS, encodeBody, intoBlocks, mergeBlocks, storedBlock, type Position, type StoredBlock } from '../verification-blocks.js';
-import { GRANULARITIES, rollupDeltas, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
+import { BLOCK_SPAN_MS, cutBlocks, encodeColumns, mergeBlocks, storedBlock, type Position, type StoredBlock } from '../verification-blocks.js';
+import { columnsOf, parsedDims, timeOrder, type VerificationColumns } from '../verification-columns.js';
+import { columnRollupDeltas, GRANULARITIES, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
 import { scripts } from './scripts.js';
@@ -68,21 +69,28 @@ function rowsOfBucket(time: number, hash: Record<string, Buffer>): VerificationR
 export class RedisVerificationStore implements VerificationStore {
   constructor(private readonly client: RedisClient, private readonly k: StorageKeys, private readonly retained: number) {}
 
-  async append(records: readonly VerificationRecord[], rollups: readonly RollupDelta[] = rollupDeltas(records)): Promise<void> {
-    const blocks = intoBlocks(records, APPEND_CHUNK);
+  append(records: readonly VerificationRecord[], rollups?: readonly RollupDelta[]): Promise<void> {
+    return this.appendColumns(columnsOf(records), rollups);
+  }
+
+  async appendColumns(c: VerificationColumns, rollups: readonly RollupDelta[] = columnRollupDeltas(c)): Promise<void> {
+    const blocks = cutBlocks(c, timeOrder(c), { maxRecords: APPEND_CHUNK, spanMs: BLOCK_SPAN_MS });
+    const dims = blocks.length === 0 ? [] : parsedDims(c);
     const calls = Math.max(blocks.length, Math.ceil(rollups.length / INCREMENTS_CHUNK));
     for (let i = 0; i < calls; i++) {
-      await this.appendChunk(blocks[i] ?? [], rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK));
+      const block = blocks[i];
+      await this.appendChunk(block === undefined ? null : { minTime: c.times[block[0]!]!, count: block.length, body: encodeColumns(c, dims, block) },
+        rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK));
     }
   }
 
   /** One block (records sorted by time, maybe none) and some increments, in one script call. */
-  private async appendChunk(block: readonly VerificationRecord[], rollups: readonly RollupDelta[]): Promise<void> {
-    if (block.length === 0 && rollups.length === 0) return;
+  private async appendChunk(block: { minTime: number; count: number; body: Buffer } | null, rollups: readonly RollupDelta[]): Promise<void> {
+    if (block === null && rollups.length === 0) return;
     const keys: string[] = [this.k.verifications, this.k.verificationSequence, this.k.verificationCount,
       ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
-    const args: (string | Buffer | number)[] = [this.retained, block.length === 0 ? 0 : 1];
-    if (block.length > 0) args.push(block[0]!.time, block.length, encodeBody(block));
+    const args: (string | Buffer | number)[] = [this.retained, block === null ? 0 : 1];
+    if (block !== null) args.push(block.minTime, block.count, block.body);
     const bucketIndex = new Map<string, number>();
     for (const d of rollups) {
       const key = this.k.verificationRollup(d.granularity, d.time);

@@ -1,0 +1,158 @@
+/**
+ * Verification records in columns: numbers in typed arrays, and the repeated strings (API, key,
+ * identity, outcome, tags) once per batch as JSON with an index per record. This is how records
+ * travel from verifyKey to the writer thread (the arrays are moved, not copied) and how the stores
+ * take them: blocks, rollups and the writer's bookkeeping are worked out from the columns, with no
+ * object per record on the way.
+ */
+import { verificationRecord, type VerificationRecord } from './records.js';
+
+/** Structured-clone friendly: it crosses to the writer thread as it is. */
+export interface VerificationColumns {
+  readonly count: number;
+  readonly times: Float64Array;
+  readonly spent: Float64Array;
+  /** NaN: no latency recorded. */
+  readonly latencies: Float64Array;
+  /** Index into `dims` per record. */
+  readonly dimIndex: Uint32Array;
+  /** Each distinct combination of dimensions once, as the JSON of a `Dims` tuple. */
+  readonly dims: readonly string[];
+  readonly requestIds: readonly string[];
+}
+
+export type Dims = [apiId: string, keyId: string, identityId: string | null, externalId: string | null, outcome: string, tags: readonly string[] | null];
+
+const SEP = '\u0001';
+/** Marks an absent identity (never part of an id). */
+const ABSENT = '\u0003';
+
+/**
+ * Where a caller keeps, per combination of dimensions, what the builder learned about it: a
+ * verification passes its key's slot for its outcome, so a key verified again is neither
+ * described as a string nor looked up in a Map.
+ */
+export interface DimsSlot {
+  /** Set by the builder. */
+  dims?: { readonly json: string; batch: number; index: number };
+}
+
+export class ColumnsBuilder {
+  private times: Float64Array;
+  private spent: Float64Array;
+  private latencies: Float64Array;
+  private dimIndex: Uint32Array;
+  private dims: string[] = [];
+  /**
+   * Every combination of dimensions seen, with its JSON and its index in the current batch (if
+   * `batch` is the current one): across batches, so a key verified again costs no JSON. Cleared
+   * when it reaches `capacity` × 10 entries.
+   */
+  private readonly known = new Map<string, { readonly json: string; batch: number; index: number }>();
+  private batch = 0;
+  private requestIds: string[] = [];
+  count = 0;
+
+  constructor(private readonly capacity: number) {
+    this.times = new Float64Array(capacity);
+    this.spent = new Float64Array(capacity);
+    this.latencies = new Float64Array(capacity);
+    this.dimIndex = new Uint32Array(capacity);
+  }
+
+  get full(): boolean {
+    return this.count === this.capacity;
+  }
+
+  /** `slot`: the caller's slot for this record's dimensions (never with tags, which vary). */
+  add(r: VerificationRecord, slot?: DimsSlot): void {
+    const i = this.count++;
+    this.times[i] = r.time;
+    this.spent[i] = r.spentCredits;
+    this.latencies[i] = r.latency ?? Number.NaN;
+    this.requestIds.push(r.requestId);
+    const dims = slot === undefined ? this.lookUp(r) : (slot.dims ??= { json: dimsJson(r), batch: -1, index: 0 });
+    if (dims.batch !== this.batch) {
+      dims.batch = this.batch;
+      dims.index = this.dims.length;
+      this.dims.push(dims.json);
+    }
+    this.dimIndex[i] = dims.index;
+  }
+
+  private lookUp(r: VerificationRecord): { readonly json: string; batch: number; index: number } {
+    // Tags are free text, hence JSON (no separator can be forged inside it).
+    const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.externalId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
+    let dims = this.known.get(key);
+    if (dims === undefined) {
+      if (this.known.size >= this.capacity * 10) this.known.clear();
+      dims = { json: dimsJson(r), batch: -1, index: 0 };
+      this.known.set(key, dims);
+    }
+    return dims;
+  }
+
+  /** The columns so far (their arrays are handed over); the builder starts afresh. */
+  take(): VerificationColumns {
+    const n = this.count;
+    const columns: VerificationColumns = {
+      count: n, times: this.times.slice(0, n), spent: this.spent.slice(0, n), latencies: this.latencies.slice(0, n),
+      dimIndex: this.dimIndex.slice(0, n), dims: this.dims, requestIds: this.requestIds,
+    };
+    this.count = 0;
+    this.dims = [];
+    this.batch++;
+    this.requestIds = [];
+    return columns;
+  }
+}
+
+const dimsJson = (r: VerificationRecord): string =>
+  JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims);
+
+export const NO_COLUMNS: VerificationColumns = {
+  count: 0, times: new Float64Array(0), spent: new Float64Array(0), latencies: new Float64Array(0), dimIndex: new Uint32Array(0), dims: [], requestIds: [],
+};
+
+/** Records as columns (stores take columns; tests and tools hand records). */
+export function columnsOf(records: readonly VerificationRecord[]): VerificationColumns {
+  if (records.length === 0) return NO_COLUMNS;
+  const builder = new ColumnsBuilder(records.length);
+  for (const r of records) builder.add(r);
+  return builder.take();
+}
+
+/** The arrays to transfer rather than copy. */
+export const transferables = (c: VerificationColumns): ArrayBuffer[] =>
+  [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer] as ArrayBuffer[];
+
+/** Each entry of `dims`, parsed. */
+export const parsedDims = (c: VerificationColumns): Dims[] => c.dims.map((d) => JSON.parse(d) as Dims);
+
+/** The records of some columns, in column order. */
+export function recordsOf(c: VerificationColumns): VerificationRecord[] {
+  const dims = parsedDims(c);
+  const out: VerificationRecord[] = new Array(c.count);
+  for (let i = 0; i < c.count; i++) {
+    const [apiId, keyId, identityId, externalId, outcome, tags] = dims[c.dimIndex[i]!]!;
+    const latency = c.latencies[i]!;
+    out[i] = verificationRecord(c.times[i]!, c.requestIds[i]!, apiId, keyId, identityId, externalId, outcome, tags,
+      c.spent[i]!, Number.isNaN(latency) ? null : latency);
+  }
+  return out;
+}
+
+/**
+ * The record indexes in time order (equal times keep column order). Records arrive nearly in
+ * time order, so the common case is one pass and no sort.
+ */
+export function timeOrder(c: VerificationColumns): Uint32Array {
+  const order = new Uint32Array(c.count);
+  let sorted = true;
+  for (let i = 0; i < c.count; i++) {
+    order[i] = i;
+    if (i > 0 && c.times[i]! < c.times[i - 1]!) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => c.times[a]! - c.times[b]! || a - b);
+  return order;
+}

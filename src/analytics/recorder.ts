@@ -18,7 +18,7 @@
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
-import { bucketStart, columnRollupDeltas, GRANULARITIES, type RollupDelta } from '../storage/rollups.js';
+import { bucketStart, GRANULARITIES, RollupSums, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
 import { ColumnsBuilder, NO_COLUMNS, type DimsSlot, type VerificationColumns } from '../storage/verification-columns.js';
 
@@ -69,20 +69,6 @@ export interface RecorderOptions {
 const MINUTE_ONLY: readonly RollupGranularity[] = ['minute'];
 const COARSE: readonly RollupGranularity[] = ['hour', 'day', 'month'];
 
-/** Adds `delta` to the held increment of the same granularity, bucket and dimensions. */
-function hold(held: Map<string, RollupDelta>, delta: RollupDelta): void {
-  const id = `${delta.granularity}\u0000${delta.time}\u0000${delta.digest}`;
-  const sum = held.get(id);
-  if (sum === undefined) {
-    held.set(id, { ...delta });
-    return;
-  }
-  sum.count += delta.count;
-  sum.spentCredits += delta.spentCredits;
-  sum.latencySum += delta.latencySum;
-  sum.latencyCount += delta.latencyCount;
-}
-
 /** Pruning runs at most this often. */
 const PRUNE_EVERY_MS = 60_000;
 const MINUTE_MS = 60_000;
@@ -102,11 +88,11 @@ export class VerificationRecorder implements Recorder {
   private readonly rollupRetentionMs: number | undefined;
   private readonly now: () => number;
   private lastPruneMs = -Infinity;
-  /** Minute increments not yet handed to the store, by bucket and dimensions. */
-  private minutes = new Map<string, RollupDelta>();
+  /** Minute increments not yet handed to the store. */
+  private minutes = new RollupSums();
   private lastMinutesMs: number;
-  /** Hour, day and month increments not yet handed to the store, by granularity, bucket, dimensions. */
-  private coarse = new Map<string, RollupDelta>();
+  /** Hour, day and month increments not yet handed to the store. */
+  private coarse = new RollupSums();
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
   written = 0;
@@ -178,21 +164,20 @@ export class VerificationRecorder implements Recorder {
 
   private writeBatches(batches: readonly VerificationColumns[], records: number, all: boolean): Promise<void> {
     const increments: RollupDelta[] = [];
-    for (const batch of batches) for (const delta of columnRollupDeltas(batch, MINUTE_ONLY)) hold(this.minutes, delta);
+    for (const batch of batches) this.minutes.addColumns(batch, MINUTE_ONLY);
     const now = this.now();
     const minuteEnded = Math.floor(now / MINUTE_MS) !== Math.floor(this.lastMinutesMs / MINUTE_MS);
     if (all || minuteEnded || this.minutes.size >= MAX_HELD) {
       for (const minute of this.minutes.values()) {
         increments.push(minute);
-        for (const granularity of COARSE) hold(this.coarse, { ...minute, granularity, time: bucketStart(granularity, minute.time) });
+        for (const granularity of COARSE) this.coarse.addTo(granularity, minute);
       }
-      this.minutes = new Map();
+      this.minutes = new RollupSums();
       this.lastMinutesMs = now;
     }
     if (all || minuteEnded || this.coarse.size >= MAX_HELD) {
-      // A loop, not push(...values): held increments may be 200,000, beyond the call stack's argument room.
       for (const coarse of this.coarse.values()) increments.push(coarse);
-      this.coarse = new Map();
+      this.coarse = new RollupSums();
     }
     if (records === 0 && increments.length === 0) return this.writing;
     // Writes are chained so batches reach the store in order; the increments go with the last.

@@ -69,58 +69,95 @@ export function rollupDeltas(records: readonly VerificationRecord[], granulariti
   return columnRollupDeltas(columnsOf(records), granularities);
 }
 
-/** Sums per record: count, spent credits, latency sum, latencies. */
-const SUMS = 4;
-
 /**
- * The same from columns: each record adds to its combination's sums of its minute (typed arrays,
- * no object or string per record); the rows are made once per combination and minute.
+ * Increments summed by granularity, bucket and dimensions. Keyed by bucket start and then by
+ * digest: the digests are the cached strings of namedDims, whose hashes V8 keeps, so adding to a
+ * row builds no string and hashes none.
  */
-export function columnRollupDeltas(c: VerificationColumns, granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {
-  const width = c.dims.length * SUMS;
-  const byMinute = new Map<number, Float64Array>();
-  let minute = Number.NaN;
-  let sums: Float64Array = new Float64Array(0);
-  for (let i = 0; i < c.count; i++) {
-    const time = c.times[i]!;
-    if (!(time >= minute && time < minute + MINUTE_MS)) {
-      minute = bucketStart('minute', time);
-      let found = byMinute.get(minute);
-      if (found === undefined) byMinute.set(minute, found = new Float64Array(width));
-      sums = found;
+export class RollupSums {
+  private readonly rows = new Map<RollupGranularity, Map<number, Map<string, RollupDelta>>>();
+  /** Rows held. */
+  size = 0;
+
+  add(granularity: RollupGranularity, time: number, dims: RollupDims, digest: string,
+    count: number, spentCredits: number, latencySum: number, latencyCount: number): void {
+    let buckets = this.rows.get(granularity);
+    if (buckets === undefined) this.rows.set(granularity, buckets = new Map());
+    let bucket = buckets.get(time);
+    if (bucket === undefined) buckets.set(time, bucket = new Map());
+    const row = bucket.get(digest);
+    if (row === undefined) {
+      bucket.set(digest, { granularity, time, dims, digest, count, spentCredits, latencySum, latencyCount });
+      this.size++;
+      return;
     }
-    const at = c.dimIndex[i]! * SUMS;
-    sums[at]! += 1;
-    sums[at + 1]! += c.spent[i]!;
-    const latency = c.latencies[i]!;
-    if (!Number.isNaN(latency)) {
-      sums[at + 2]! += latency;
-      sums[at + 3]! += 1;
-    }
+    row.count += count;
+    row.spentCredits += spentCredits;
+    row.latencySum += latencySum;
+    row.latencyCount += latencyCount;
   }
-  const named = c.dims.map(namedDims);
-  const deltas = new Map<string, RollupDelta>();
-  for (const [start, minuteSums] of byMinute) {
-    const starts = granularities.map((g) => bucketStart(g, start));
-    for (let d = 0; d < named.length; d++) {
-      const at = d * SUMS;
-      if (minuteSums[at] === 0) continue;
-      const { dims, digest } = named[d]!;
-      for (let g = 0; g < granularities.length; g++) {
-        const id = `${g}\u0000${starts[g]}\u0000${digest}`;
-        let delta = deltas.get(id);
-        if (delta === undefined) {
-          delta = { granularity: granularities[g]!, time: starts[g]!, dims, digest, count: 0, spentCredits: 0, latencySum: 0, latencyCount: 0 };
-          deltas.set(id, delta);
+
+  /** Adds a row's sums to the same dimensions' row of `granularity`. */
+  addTo(granularity: RollupGranularity, d: RollupDelta): void {
+    this.add(granularity, bucketStart(granularity, d.time), d.dims, d.digest, d.count, d.spentCredits, d.latencySum, d.latencyCount);
+  }
+
+  /** The rows held, in no particular order (a loop: they may be too many for push(...rows)). */
+  *values(): Generator<RollupDelta> {
+    for (const buckets of this.rows.values()) for (const bucket of buckets.values()) yield* bucket.values();
+  }
+
+  /**
+   * Adds the records of `c` to their rows of each of `granularities`: each record adds to its
+   * combination's sums of its minute (typed arrays, no object or string per record); rows are
+   * touched once per combination and minute.
+   */
+  addColumns(c: VerificationColumns, granularities: readonly RollupGranularity[]): void {
+    const width = c.dims.length * SUMS;
+    const byMinute = new Map<number, Float64Array>();
+    let minute = Number.NaN;
+    let sums: Float64Array = new Float64Array(0);
+    for (let i = 0; i < c.count; i++) {
+      const time = c.times[i]!;
+      if (!(time >= minute && time < minute + MINUTE_MS)) {
+        minute = bucketStart('minute', time);
+        let found = byMinute.get(minute);
+        if (found === undefined) byMinute.set(minute, found = new Float64Array(width));
+        sums = found;
+      }
+      const at = c.dimIndex[i]! * SUMS;
+      sums[at]! += 1;
+      sums[at + 1]! += c.spent[i]!;
+      const latency = c.latencies[i]!;
+      if (!Number.isNaN(latency)) {
+        sums[at + 2]! += latency;
+        sums[at + 3]! += 1;
+      }
+    }
+    if (byMinute.size === 0) return;
+    const named = c.dims.map(namedDims);
+    for (const [start, s] of byMinute) {
+      const starts = granularities.map((g) => bucketStart(g, start));
+      for (let d = 0; d < named.length; d++) {
+        const at = d * SUMS;
+        if (s[at] === 0) continue;
+        const { dims, digest } = named[d]!;
+        for (let g = 0; g < granularities.length; g++) {
+          this.add(granularities[g]!, starts[g]!, dims, digest, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!);
         }
-        delta.count += minuteSums[at]!;
-        delta.spentCredits += minuteSums[at + 1]!;
-        delta.latencySum += minuteSums[at + 2]!;
-        delta.latencyCount += minuteSums[at + 3]!;
       }
     }
   }
-  return [...deltas.values()];
+}
+
+/** Sums per record: count, spent credits, latency sum, latencies. */
+const SUMS = 4;
+
+/** The rollup increments of some columns. */
+export function columnRollupDeltas(c: VerificationColumns, granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {
+  const sums = new RollupSums();
+  sums.addColumns(c, granularities);
+  return [...sums.values()];
 }
 
 /** A stored rollup row from its dimensions and sums (optional fields absent when empty). */

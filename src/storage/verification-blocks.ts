@@ -23,7 +23,8 @@ import type { Dims, VerificationColumns } from './verification-columns.js';
 export const BLOCK_SPAN_MS = 60_000;
 export const HEADER_BYTES = 32;
 
-type Body = [times: number[], requestIds: string[], dims: Dims[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
+/** `dims`: each as its JSON (written since columns) or as the tuple (written before). */
+type Body = [times: number[], requestIds: string[], dims: (string | Dims)[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
 
 /** How blocks are cut: at most this many records, spanning less than this, of about this size. */
 export interface BlockLimits {
@@ -60,21 +61,27 @@ export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: Bl
   return blocks;
 }
 
+/** Per combination of dimensions of the columns being encoded, its index in the block + 1 (0: not in it); reset after each block. */
+let local = new Uint32Array(64);
+
 /**
- * The body of a block: the records at `indexes` (in time order) of `c`, whose `dims` parsed are
- * `dims`. Each combination of dimensions the block uses is stored once.
+ * The body of a block: the records at `indexes` (in time order) of `c`. Each combination of
+ * dimensions the block uses is stored once, as the JSON the columns carry (not parsed to be written).
  */
-export function encodeColumns(c: VerificationColumns, dims: readonly Dims[], indexes: Uint32Array): Buffer {
+export function encodeColumns(c: VerificationColumns, indexes: Uint32Array): Buffer {
   const n = indexes.length;
-  const local = new Map<number, number>();
+  const dims = c.dims;
+  if (local.length < dims.length) local = new Uint32Array(Math.max(dims.length, local.length * 2));
+  const used: number[] = [];
   const body: Body = [new Array<number>(n), new Array<string>(n), [], new Array<number>(n), new Array<number>(n), new Array<number | null>(n)];
   for (let k = 0; k < n; k++) {
     const i = indexes[k]!;
     const d = c.dimIndex[i]!;
-    let index = local.get(d);
-    if (index === undefined) {
+    let index = local[d]! - 1;
+    if (index < 0) {
       index = body[2].push(dims[d]!) - 1;
-      local.set(d, index);
+      local[d] = index + 1;
+      used.push(d);
     }
     const latency = c.latencies[i]!;
     body[0][k] = c.times[i]!;
@@ -83,11 +90,13 @@ export function encodeColumns(c: VerificationColumns, dims: readonly Dims[], ind
     body[4][k] = c.spent[i]!;
     body[5][k] = Number.isNaN(latency) ? null : latency;
   }
+  for (const d of used) local[d] = 0;
   return pack(body);
 }
 
 export function decodeBody(bytes: Uint8Array): VerificationRecord[] {
-  const [times, requestIds, dims, dimIndex, spent, latencies] = unpack(bytes) as Body;
+  const [times, requestIds, stored, dimIndex, spent, latencies] = unpack(bytes) as Body;
+  const dims = stored.map((d) => typeof d === 'string' ? JSON.parse(d) as Dims : d);
   return times.map((time, i) => {
     const [apiId, keyId, identityId, externalId, outcome, tags] = dims[dimIndex[i]!]!;
     return verificationRecord(time, requestIds[i]!, apiId, keyId, identityId, externalId, outcome, tags, spent[i]!, latencies[i]);

@@ -126,12 +126,9 @@ export function columnsOf(records: readonly VerificationRecord[]): VerificationC
 export const transferables = (c: VerificationColumns): ArrayBuffer[] =>
   [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer] as ArrayBuffer[];
 
-/** Each entry of `dims`, parsed. */
-export const parsedDims = (c: VerificationColumns): Dims[] => c.dims.map((d) => JSON.parse(d) as Dims);
-
 /** The records of some columns, in column order. */
 export function recordsOf(c: VerificationColumns): VerificationRecord[] {
-  const dims = parsedDims(c);
+  const dims = c.dims.map((d) => JSON.parse(d) as Dims);
   const out: VerificationRecord[] = new Array(c.count);
   for (let i = 0; i < c.count; i++) {
     const [apiId, keyId, identityId, externalId, outcome, tags] = dims[c.dimIndex[i]!]!;

@@ -2,12 +2,13 @@
  * Blocks of verification records (src/storage/verification-blocks.ts): cutting, the stored bytes,
  * and the merge that reads overlapping blocks back in one order.
  */
+import { pack } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import type { VerificationRecord } from '../../src/storage/records.js';
 import {
   BLOCK_SPAN_MS, cutBlocks, decodeBody, encodeColumns, mergeBlocks, readHeader, storedBlock, type BlockLimits, type Position, type StoredBlock,
 } from '../../src/storage/verification-blocks.js';
-import { columnsOf, parsedDims, recordsOf, timeOrder } from '../../src/storage/verification-columns.js';
+import { columnsOf, recordsOf, timeOrder } from '../../src/storage/verification-columns.js';
 
 const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
 /** A member as lua/verifications-append.lua writes it: sequence, skip, count, body. */
@@ -24,7 +25,7 @@ function intoBlocks(records: readonly VerificationRecord[], limits: BlockLimits)
 /** The body of records given in time order. */
 function encodeBody(records: readonly VerificationRecord[]): Buffer {
   const c = columnsOf(records);
-  return encodeColumns(c, parsedDims(c), timeOrder(c));
+  return encodeColumns(c, timeOrder(c));
 }
 
 let n = 0;
@@ -63,6 +64,12 @@ describe('verification blocks', () => {
     expect(readHeader(bytes)).toEqual({ seq: 42, skip: 1, count: 3 });
     expect(decodeBody(bytes.subarray(32))).toEqual(records);
     expect(storedBlock(10, bytes)).toEqual({ minTime: 10, seq: 42, records: records.slice(1) });
+  });
+
+  it('a body written with each combination of dimensions as a tuple (before they were kept as JSON) still decodes', () => {
+    const r = record(10, { identityId: 'id_1', externalId: 'acme', tags: ['x'], latency: 2, spentCredits: 1 });
+    const body = pack([[r.time], [r.requestId], [[r.apiId, r.keyId, 'id_1', 'acme', r.outcome, ['x']]], [0], [1], [2]]);
+    expect(decodeBody(body)).toEqual([r]);
   });
 
   it('merging overlapping blocks gives (time, block, position) order, with bounds, a cursor and a limit', async () => {

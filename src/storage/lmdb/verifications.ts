@@ -24,7 +24,7 @@ import { verificationRecord, type RollupGranularity, type VerificationRecord, ty
 import { columnRollupDeltas, GRANULARITIES, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import { cutBlocks, decodeBody, encodeColumns, mergeBlocks, type Position, type StoredBlock } from '../verification-blocks.js';
-import { columnsOf, parsedDims, timeOrder, type Dims, type VerificationColumns } from '../verification-columns.js';
+import { columnsOf, timeOrder, type VerificationColumns } from '../verification-columns.js';
 import type { LmdbTables } from './open.js';
 
 type Key = [number, number];
@@ -87,10 +87,7 @@ export class LmdbVerificationStore implements VerificationStore {
     }
     const blocks: { minTime: number; count: number; body: Buffer }[] = [];
     if (c.count > 0) {
-      const dims = parsedDims(c);
-      for (const indexes of cutBlocks(c, timeOrder(c), { maxRecords: Infinity, spanMs: SPAN_MS, maxBytes: CUT_BYTES })) {
-        encodeFitting(c, dims, indexes, blocks);
-      }
+      for (const indexes of cutBlocks(c, timeOrder(c), { maxRecords: Infinity, spanMs: SPAN_MS, maxBytes: CUT_BYTES })) encodeFitting(c, indexes, blocks);
     }
     await this.t.root.transaction(() => {
       const kept = this.kept();
@@ -207,13 +204,12 @@ export class LmdbVerificationStore implements VerificationStore {
 }
 
 /** Encodes a block, halving it while its body is too large for LMDB's ordinary pages. */
-function encodeFitting(c: VerificationColumns, dims: readonly Dims[], indexes: Uint32Array,
-  out: { minTime: number; count: number; body: Buffer }[]): void {
-  const body = encodeColumns(c, dims, indexes);
+function encodeFitting(c: VerificationColumns, indexes: Uint32Array, out: { minTime: number; count: number; body: Buffer }[]): void {
+  const body = encodeColumns(c, indexes);
   if (body.length > MAX_BODY_BYTES && indexes.length > 1) {
     const half = indexes.length >> 1;
-    encodeFitting(c, dims, indexes.subarray(0, half), out);
-    encodeFitting(c, dims, indexes.subarray(half), out);
+    encodeFitting(c, indexes.subarray(0, half), out);
+    encodeFitting(c, indexes.subarray(half), out);
     return;
   }
   out.push({ minTime: c.times[indexes[0]!]!, count: indexes.length, body });

@@ -20,7 +20,7 @@ import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import { verificationRecord, type RollupGranularity, type VerificationRecord, type VerificationRollup } from '../records.js';
 import { BLOCK_SPAN_MS, cutBlocks, encodeColumns, mergeBlocks, storedBlock, type Position, type StoredBlock } from '../verification-blocks.js';
-import { columnsOf, parsedDims, timeOrder, type VerificationColumns } from '../verification-columns.js';
+import { columnsOf, timeOrder, type VerificationColumns } from '../verification-columns.js';
 import { columnRollupDeltas, GRANULARITIES, rollupRow, type RollupDelta, type RollupDims } from '../rollups.js';
 import type { ScanOptions, ScanPage, VerificationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -75,11 +75,10 @@ export class RedisVerificationStore implements VerificationStore {
 
   async appendColumns(c: VerificationColumns, rollups: readonly RollupDelta[] = columnRollupDeltas(c)): Promise<void> {
     const blocks = cutBlocks(c, timeOrder(c), { maxRecords: APPEND_CHUNK, spanMs: BLOCK_SPAN_MS });
-    const dims = blocks.length === 0 ? [] : parsedDims(c);
     const calls = Math.max(blocks.length, Math.ceil(rollups.length / INCREMENTS_CHUNK));
     for (let i = 0; i < calls; i++) {
       const block = blocks[i];
-      await this.appendChunk(block === undefined ? null : { minTime: c.times[block[0]!]!, count: block.length, body: encodeColumns(c, dims, block) },
+      await this.appendChunk(block === undefined ? null : { minTime: c.times[block[0]!]!, count: block.length, body: encodeColumns(c, block) },
         rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK));
     }
   }

@@ -4,6 +4,7 @@
  * each requested entry either defines an inline limit (limit and duration given, counted per key)
  * or names a merged config; an unknown name is a 412.
  */
+import { intern } from '../util/intern.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
 import type { LimitCheck } from '../ratelimit/types.js';
@@ -44,11 +45,12 @@ export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, r
   const limitOwner = identity?.id ?? key.id;
   const applied = new Map<string, AppliedLimit>();
   const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => {
+    // Interned: these name the counters in the limiters' Maps on every verification.
     const check = {
-      counter: source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name),
+      counter: intern(source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name)),
       owner: limitOwner, limit: config.limit, durationMs: config.duration, cost,
     };
-    return { check: { ...check, memoryKey: counterKey(check) }, id: config.id, name: config.name, autoApply: config.autoApply };
+    return { check: { ...check, memoryKey: intern(counterKey(check)) }, id: config.id, name: config.name, autoApply: config.autoApply };
   };
   for (const source of merged.values()) if (source.config.autoApply) applied.set(source.config.name, fromConfig(source, 1));
   for (const r of requested ?? []) {

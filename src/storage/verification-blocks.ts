@@ -1,8 +1,8 @@
 /**
- * Verification records in blocks, as the Redis store keeps them: one sorted-set member per batch of
- * records instead of a ZADD per record, so each verification costs a share of one write. (LMDB
- * keeps a record per entry: values this large go to LMDB's overflow pages, whose allocation made
- * cold verifications with a million keys twenty times slower behind the writer's lock.)
+ * Verification records in blocks, as both stores keep them: one write per block of records (a
+ * sorted-set member in Redis, an entry in LMDB) instead of one per record, so each verification
+ * costs a share of one write. Blocks are cut from columns (verification-columns.ts) by count, time
+ * span and size (LMDB keeps them below its overflow size; redis/ and lmdb/verifications.ts).
  *
  * A block holds records sorted by time (ties in append order) spanning less than BLOCK_SPAN_MS.
  * Blocks are ordered by their first record's time, then by a sequence number drawn when they are
@@ -10,16 +10,16 @@
  * time, so reading merges them: records come back in (time, block sequence, position) order, which
  * within one millisecond is the order they were appended.
  *
- * Stored bytes, put together by lua/verifications-append.lua: 16 hex digits of the sequence, 8 of
- * `skip` (how many of the block's first records were dropped by the retention bound), 8 of the
- * record count, then the msgpack body (columns, each distinct combination of dimensions once).
- * Redis sorts members of one score by these bytes, so by sequence.
+ * The body is msgpack: columns, each distinct combination of dimensions once. In Redis a member is
+ * put together by lua/verifications-append.lua: 16 hex digits of the sequence, 8 of `skip` (how
+ * many of the block's first records were dropped by the retention bound), 8 of the record count,
+ * then the body; Redis sorts members of one score by these bytes, so by sequence.
  */
 import { pack, unpack } from 'msgpackr';
 import { verificationRecord, type VerificationRecord } from './records.js';
 import type { Dims, VerificationColumns } from './verification-columns.js';
 
-/** A block never spans this long, so a read from time T starts with the blocks from T − span. */
+/** A Redis block never spans this long, so a read from time T starts with the blocks from T − span. */
 export const BLOCK_SPAN_MS = 60_000;
 export const HEADER_BYTES = 32;
 

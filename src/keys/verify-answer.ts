@@ -5,6 +5,7 @@
  */
 import { ratelimitResponse } from '../routes/ratelimits.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
+import { integerText } from '../util/integer-text.js';
 import { JSON_TEXT, type HasJsonText } from '../util/json-text.js';
 import type { VerifyCode, VerifyRatelimit, VerifyResult } from './verify.js';
 import type { AppliedLimit } from './limits.js';
@@ -35,16 +36,27 @@ export function describeKey(key: KeyRecord, permissions: readonly string[], iden
 /** A description's members as JSON text, without the braces (never empty: keyId is always there). */
 export const describedJson = (description: KeyDescription): string => JSON.stringify(description).slice(1, -1);
 
-/** Per applied limit, the start of its answer object up to `duration` (the same every time). */
-const limitJsonStart = new WeakMap<AppliedLimit, string>();
+/** Per applied limit: its answer object up to `duration` (the same every time), and its last reset as text. */
+interface LimitText {
+  readonly start: string;
+  resetAtMs: number;
+  resetText: string;
+}
+
+const limitTexts = new WeakMap<AppliedLimit, LimitText>();
 
 function limitJson(a: AppliedLimit, r: LimitCheckResult): string {
-  let start = limitJsonStart.get(a);
-  if (start === undefined) {
-    start = `{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${a.check.limit},"duration":${a.check.durationMs},`;
-    limitJsonStart.set(a, start);
+  let text = limitTexts.get(a);
+  if (text === undefined) {
+    text = { start: `{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${a.check.limit},"duration":${a.check.durationMs},"reset":`, resetAtMs: -1, resetText: '' };
+    limitTexts.set(a, text);
   }
-  return `${start}"reset":${r.resetAtMs},"remaining":${r.remaining},"exceeded":${!r.passed},"autoApply":${a.autoApply}}`;
+  // The reset moves once a window: its text is made once a window.
+  if (text.resetAtMs !== r.resetAtMs) {
+    text.resetAtMs = r.resetAtMs;
+    text.resetText = integerText(r.resetAtMs);
+  }
+  return `${text.start}${text.resetText},"remaining":${integerText(r.remaining)},"exceeded":${r.passed ? 'false' : 'true'},"autoApply":${a.autoApply ? 'true' : 'false'}}`;
 }
 
 export class KeyVerdict implements VerifyResult, HasJsonText {

@@ -115,8 +115,9 @@ export class LmdbVerificationStore implements VerificationStore {
         excess -= left;
       }
       else {
+        // A copy: a value read may be a view of lmdb's read buffer, which later reads reuse.
         const [skip, count, body] = v as Block;
-        changes.push({ key: key as Key, value: [skip + excess, count, body] });
+        changes.push({ key: key as Key, value: [skip + excess, count, Buffer.from(body)] });
         excess = 0;
       }
       if (excess === 0) break;

@@ -80,7 +80,6 @@ export class VerificationRecorder implements Recorder {
   private builder: ColumnsBuilder | null = null;
   /** Columns handed over whole, not yet written. */
   private queued: VerificationColumns[] = [];
-  private queuedCount = 0;
   private writing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
@@ -127,7 +126,6 @@ export class VerificationRecorder implements Recorder {
   recordColumns(columns: VerificationColumns): void {
     if (columns.count === 0) return;
     this.queued.push(columns);
-    this.queuedCount += columns.count;
   }
 
   /**
@@ -150,7 +148,6 @@ export class VerificationRecorder implements Recorder {
     this.queued = [];
     let records = 0;
     for (const b of batches) records += b.count;
-    this.queuedCount = 0;
     // It runs from timers and from record(): a throw here must cost this batch (logged and
     // counted), never the process or the verification that happened to fill the buffer.
     try {
@@ -197,7 +194,7 @@ export class VerificationRecorder implements Recorder {
   }
 
   stats(): RecorderStats {
-    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: (this.builder?.count ?? 0) + this.queuedCount + this.storing, onThread: false };
+    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: (this.builder?.count ?? 0) + this.queued.reduce((n, c) => n + c.count, 0) + this.storing, onThread: false };
   }
 
   /**

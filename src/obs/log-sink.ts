@@ -40,6 +40,7 @@ export class LogSink {
       return;
     }
     this.at += this.chunk.write(line, this.at, 'latin1');
+    // Not unref'd: the timer keeps the process alive until the lines are out, so a graceful exit loses none.
     if (this.timer === null) this.timer = setTimeout(() => this.send(), FLUSH_MS);
   }
 

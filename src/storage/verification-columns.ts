@@ -5,7 +5,7 @@
  * take them: blocks, rollups and the writer's bookkeeping are worked out from the columns, with no
  * object per record on the way.
  */
-import { verificationRecord, type VerificationRecord } from './records.js';
+import type { VerificationRecord } from './records.js';
 
 /** Structured-clone friendly: it crosses to the writer thread as it is. */
 export interface VerificationColumns {
@@ -114,7 +114,7 @@ export const NO_COLUMNS: VerificationColumns = {
   count: 0, times: new Float64Array(0), spent: new Float64Array(0), latencies: new Float64Array(0), dimIndex: new Uint32Array(0), dims: [], requestIds: [],
 };
 
-/** Records as columns (stores take columns; tests and tools hand records). */
+/** Records as columns, in their order (stores take columns; tests and tools hand records). */
 export function columnsOf(records: readonly VerificationRecord[]): VerificationColumns {
   if (records.length === 0) return NO_COLUMNS;
   const builder = new ColumnsBuilder(records.length);
@@ -125,19 +125,6 @@ export function columnsOf(records: readonly VerificationRecord[]): VerificationC
 /** The arrays to transfer rather than copy. */
 export const transferables = (c: VerificationColumns): ArrayBuffer[] =>
   [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer] as ArrayBuffer[];
-
-/** The records of some columns, in column order. */
-export function recordsOf(c: VerificationColumns): VerificationRecord[] {
-  const dims = c.dims.map((d) => JSON.parse(d) as Dims);
-  const out: VerificationRecord[] = new Array(c.count);
-  for (let i = 0; i < c.count; i++) {
-    const [apiId, keyId, identityId, externalId, outcome, tags] = dims[c.dimIndex[i]!]!;
-    const latency = c.latencies[i]!;
-    out[i] = verificationRecord(c.times[i]!, c.requestIds[i]!, apiId, keyId, identityId, externalId, outcome, tags,
-      c.spent[i]!, Number.isNaN(latency) ? null : latency);
-  }
-  return out;
-}
 
 /**
  * The record indexes in time order (equal times keep column order). Records arrive nearly in

@@ -8,7 +8,7 @@ import type { VerificationRecord } from '../../src/storage/records.js';
 import {
   BLOCK_SPAN_MS, cutBlocks, decodeBody, encodeColumns, mergeBlocks, readHeader, storedBlock, type BlockLimits, type Position, type StoredBlock,
 } from '../../src/storage/verification-blocks.js';
-import { columnsOf, recordsOf, timeOrder } from '../../src/storage/verification-columns.js';
+import { columnsOf, timeOrder } from '../../src/storage/verification-columns.js';
 
 const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
 /** A member as lua/verifications-append.lua writes it: sequence, skip, count, body. */
@@ -18,8 +18,7 @@ const blockBytes = (seq: number, skip: number, body: Buffer, count: number): Buf
 /** The records cut into blocks as a store cuts them: time order, then the limits. */
 function intoBlocks(records: readonly VerificationRecord[], limits: BlockLimits): VerificationRecord[][] {
   const c = columnsOf(records);
-  const all = recordsOf(c);
-  return cutBlocks(c, timeOrder(c), limits).map((indexes) => Array.from(indexes, (i) => all[i]!));
+  return cutBlocks(c, timeOrder(c), limits).map((indexes) => Array.from(indexes, (i) => records[i]!));
 }
 
 /** The body of records given in time order. */

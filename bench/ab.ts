@@ -102,10 +102,14 @@ async function main(): Promise<void> {
   }
   const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
   log(`\n${values.mode}, scenario ${values.scenario}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
-  log('| variant | req/s (each round) | × baseline | event loop µs/req | other threads µs/req |');
-  log('|---|---|---|---|---|');
+  // Against the first variant round by round: on a machine whose speed drifts during a run, the
+  // ratio of two runs minutes apart says less than that of two runs seconds apart.
+  const first = runs[0]!;
+  const paired = (r: typeof first): string => r === first ? '1' : median(r.rps.map((rps, i) => rps / first.rps[i]!)).toFixed(3);
+  log('| variant | req/s (each round) | × baseline | × first variant (median of rounds) | event loop µs/req | other threads µs/req |');
+  log('|---|---|---|---|---|---|');
   for (const r of runs) {
-    log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |`);
+    log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${paired(r)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |`);
   }
 }
 

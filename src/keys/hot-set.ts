@@ -14,6 +14,7 @@ import { oncePerTurn } from '../cache/change-feed.js';
 import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
+import type { LimitGroup } from '../ratelimit/types.js';
 import type { DimsSlot } from '../storage/verification-columns.js';
 import { describeKey, describedJson, type KeyDescription } from './verify-answer.js';
 
@@ -27,6 +28,8 @@ export interface HotKey {
   readonly permissionSet: ReadonlySet<string>;
   /** The limits a verification that names none applies (the auto-applied ones). */
   readonly autoLimits: readonly AppliedLimit[];
+  /** Their checks as the one group the limiter takes (made once, not per verification). */
+  readonly autoGroups: readonly LimitGroup[];
   /** Date.now() when built, for the time-to-live. */
   readonly builtAtMs: number;
   /** The key's part of every verifyKey answer, and that as JSON text (verify-answer.ts). */
@@ -101,10 +104,11 @@ export class VerificationHotSet {
     const permissions = key.roles.length === 0 ? key.permissions
       : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
     const description = describeKey(key, permissions, identity);
+    const autoLimits = resolveLimits(key, identity, undefined);
     return Object.freeze({
       key, api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
       permissions, permissionSet: new Set(permissions),
-      autoLimits: resolveLimits(key, identity, undefined), builtAtMs, recording: {},
+      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check) }], builtAtMs, recording: {},
     });
   }
 

@@ -7,8 +7,7 @@
 import { intern } from '../util/intern.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
-import type { LimitCheck } from '../ratelimit/types.js';
-import { counterKey } from '../ratelimit/memory-limiter.js';
+import { memoryKeyOf, type LimitCheck } from '../ratelimit/types.js';
 
 export interface RequestedLimit {
   readonly name: string;
@@ -31,6 +30,15 @@ interface Source { readonly config: RatelimitConfig; readonly owner: 'key' | 'id
 const keyCounter = (keyId: string, name: string): string => `vk:k:${keyId}:${name}`;
 const identityCounter = (identityId: string, name: string): string => `vk:i:${identityId}:${name}`;
 
+/**
+ * Every check verifyKey makes has this one shape, its memory-limiter key included, so the limiter
+ * reads their fields from one hidden class. Only the hot set's checks are kept: only they intern.
+ */
+function check(counter: string, owner: string, limit: number, durationMs: number, cost: number, kept: boolean): LimitCheck {
+  const memoryKey = memoryKeyOf(counter, durationMs);
+  return { counter, owner, limit, durationMs, cost, memoryKey: kept ? intern(memoryKey) : memoryKey };
+}
+
 function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<string, Source> {
   const merged = new Map<string, Source>();
   for (const config of identity?.ratelimits ?? []) merged.set(config.name, { config, owner: 'identity' });
@@ -46,17 +54,14 @@ export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, r
   const applied = new Map<string, AppliedLimit>();
   const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => {
     // Interned: these name the counters in the limiters' Maps on every verification.
-    const check = {
-      counter: intern(source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name)),
-      owner: limitOwner, limit: config.limit, durationMs: config.duration, cost,
-    };
-    return { check: { ...check, memoryKey: intern(counterKey(check)) }, id: config.id, name: config.name, autoApply: config.autoApply };
+    const counter = intern(source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name));
+    return { check: check(counter, limitOwner, config.limit, config.duration, cost, true), id: config.id, name: config.name, autoApply: config.autoApply };
   };
   for (const source of merged.values()) if (source.config.autoApply) applied.set(source.config.name, fromConfig(source, 1));
   for (const r of requested ?? []) {
     if (r.limit !== undefined && r.duration !== undefined) {
       applied.set(r.name, {
-        check: { counter: keyCounter(key.id, r.name), owner: limitOwner, limit: r.limit, durationMs: r.duration, cost: r.cost },
+        check: check(keyCounter(key.id, r.name), limitOwner, r.limit, r.duration, r.cost, false),
         id: '', name: r.name, autoApply: false,
       });
       continue;

@@ -92,9 +92,10 @@ function verifyFound(services: Services, principal: Principal, input: VerifyInpu
   else if (query && !isSatisfied(query, hot.permissionSet)) code = 'INSUFFICIENT_PERMISSIONS';
   const step: Step = { services, input, requestId, hot, result, code, now, startedAt };
   if (code !== 'VALID') return spendAndFinish(step);
-  const applied = input.ratelimits === undefined ? hot.autoLimits : resolveLimits(key, identity, input.ratelimits);
+  const named = input.ratelimits !== undefined;
+  const applied = named ? resolveLimits(key, identity, input.ratelimits) : hot.autoLimits;
   if (applied.length === 0) return spendAndFinish(step);
-  const groups = [{ checks: applied.map((a) => a.check) }];
+  const groups = named ? [{ checks: applied.map((a) => a.check) }] : hot.autoGroups;
   const { limiter } = services;
   if (limiter.limitNow !== undefined) return spendAndFinish(applyLimits(step, applied, limiter.limitNow(groups)[0]!));
   return limiter.limit(groups).then(([group]) => spendAndFinish(applyLimits(step, applied, group!)));

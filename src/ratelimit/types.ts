@@ -21,11 +21,14 @@ export interface LimitCheck {
   /** Units to consume; 0 only reads. */
   readonly cost: number;
   /**
-   * The memory limiter's key for this counter (counterKey in memory-limiter.ts), when made once
-   * with a check that is used again and again (verifyKey's hot entries).
+   * The memory limiter's key for this counter (memoryKeyOf), when made once with a check that is
+   * used again and again (verifyKey's hot entries).
    */
   readonly memoryKey?: string;
 }
+
+/** The memory limiter's key of a counter: its name and window length. */
+export const memoryKeyOf = (counter: string, durationMs: number): string => `${counter}\u0000${durationMs}`;
 
 /** Checks that commit all or nothing. */
 export interface LimitGroup {

@@ -1,9 +1,10 @@
 /**
  * The wire format of lua/ratelimit-check.lua and lua/ratelimit-refund.lua (see their headers):
- * builds KEYS/ARGV for a batch of groups in one slot and decodes the flat integer reply.
+ * builds KEYS/ARGV for a batch of groups in one slot and reads the reply, whose per-check numbers
+ * it works out by replaying the groups on the counter states the script returns.
  */
 import { pack } from 'msgpackr';
-import type { WindowState } from './sliding-window.js';
+import { effective, retryAfter, type WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
 /** A check with its Redis key and that key's Cluster slot. */
@@ -16,6 +17,11 @@ export interface KeyedCheck {
 export interface ScriptCall {
   readonly keys: string[];
   readonly args: (string | Buffer)[];
+}
+
+/** A check call, and per group per check the index of its key in `keys` (for the replay). */
+export interface CheckCall extends ScriptCall {
+  readonly keyIndexes: readonly (readonly number[])[];
 }
 
 /** A check's result plus the counter's state after the group (a lower bound for the deny cache). */
@@ -34,51 +40,83 @@ export interface DecodedCall {
   readonly groups: DecodedGroup[];
 }
 
-const FIELDS_PER_CHECK = 6;
+const FIELDS_PER_KEY = 3;
 
 /** KEYS lists each key once (a hot counter named by 100 groups is read once); checks index it. */
-export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, ttlSlackMs: number): ScriptCall {
+export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, ttlSlackMs: number): CheckCall {
   const keys: string[] = [];
   const index = new Map<string, number>();
   const numbers: number[] = [groups.length];
-  for (const group of groups) {
+  const keyIndexes = groups.map((group) => {
     numbers.push(group.length);
-    for (const { key, check } of group) {
+    return group.map(({ key, check }) => {
       let i = index.get(key);
       if (i === undefined) {
-        i = keys.push(key);
+        i = keys.push(key) - 1;
         index.set(key, i);
       }
-      numbers.push(i, check.limit, check.durationMs, check.cost);
-    }
-  }
-  return { keys, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(ttlSlackMs), pack(numbers)] };
+      numbers.push(i + 1, check.limit, check.durationMs, check.cost);
+      return i;
+    });
+  });
+  return { keys, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(ttlSlackMs), pack(numbers)] };
 }
 
-export function decodeCheckReply(reply: unknown, groups: readonly (readonly KeyedCheck[])[]): DecodedCall {
-  const expected = 1 + groups.reduce((n, g) => n + 1 + g.length * FIELDS_PER_CHECK, 0);
+/**
+ * The script returns only each group's verdict and each counter's state before its commits; every
+ * check's numbers come from replaying the groups on those states here, with the memory limiter's
+ * rules (memory-limiter.ts), which must reach the script's verdicts.
+ */
+export function decodeCheckReply(reply: unknown, groups: readonly (readonly KeyedCheck[])[], call: CheckCall): DecodedCall {
+  const keyCount = call.keys.length;
+  const expected = 1 + groups.length + keyCount * FIELDS_PER_KEY;
   if (!Array.isArray(reply) || reply.length !== expected) {
     throw new Error(`ratelimit-check returned ${Array.isArray(reply) ? reply.length : typeof reply} values, expected ${expected}`);
   }
   const values = reply as number[];
-  let at = 1;
-  const decoded = groups.map((group) => {
-    const passed = values[at++] === 1;
-    const results = group.map(({ check }): DecodedCheck => {
-      const [own, remaining, resetAtMs, retry, c, p] = values.slice(at, at + FIELDS_PER_CHECK) as [number, number, number, number, number, number];
-      at += FIELDS_PER_CHECK;
+  const nowMs = values[0]!;
+  const at = 1 + groups.length;
+  const s: number[] = [];
+  const c: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < keyCount; i++) {
+    s.push(values[at + i * FIELDS_PER_KEY]!);
+    c.push(values[at + i * FIELDS_PER_KEY + 1]!);
+    p.push(values[at + i * FIELDS_PER_KEY + 2]!);
+  }
+  // The group's tentative count per key index; mark[i] === g makes it this group's.
+  const mark = new Array<number>(keyCount).fill(-1);
+  const tentative = new Array<number>(keyCount).fill(0);
+  const decoded = groups.map((group, g): DecodedGroup => {
+    const indexes = call.keyIndexes[g]!;
+    const before = group.map(({ check }, j): WindowState => {
+      const i = indexes[j]!;
+      const count = mark[i] === g ? tentative[i]! : c[i]!;
+      mark[i] = g;
+      tentative[i] = count + check.cost;
+      return { s: s[i]!, c: count, p: p[i]! };
+    });
+    const effs = group.map(({ check }, j) => effective(before[j]!, nowMs, check.durationMs));
+    const owns = group.map(({ check }, j) => check.limit > 0 && effs[j]! + check.cost <= check.limit);
+    const passed = owns.every(Boolean);
+    if (passed !== (values[1 + g] === 1)) throw new Error('ratelimit-check: the replay of a group disagrees with the script');
+    if (passed) for (const i of indexes) c[i] = tentative[i]!;
+    const results = group.map(({ check }, j): DecodedCheck => {
+      const i = indexes[j]!;
+      const own = owns[j]!;
+      const eff = effs[j]!;
       return {
-        passed: own === 1,
+        passed: own,
         limit: check.limit,
-        remaining,
-        resetAtMs,
-        retryAfterMs: retry < 0 ? Number.POSITIVE_INFINITY : retry,
-        state: { s: resetAtMs / check.durationMs - 1, c, p },
+        remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
+        resetAtMs: (s[i]! + 1) * check.durationMs,
+        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter(before[j]!, nowMs, check.durationMs, check.limit, check.cost),
+        state: { s: s[i]!, c: c[i]!, p: p[i]! },
       };
     });
     return { passed, results };
   });
-  return { nowMs: values[0]!, groups: decoded };
+  return { nowMs, groups: decoded };
 }
 
 /**

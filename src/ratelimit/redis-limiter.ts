@@ -217,7 +217,7 @@ export class RedisRateLimiter implements RateLimiter {
       const reply = replies[i]!;
       try {
         if (!reply.ok) throw reply.error;
-        const decoded = decodeCheckReply(reply.value, parts.map((p) => p.keyed));
+        const decoded = decodeCheckReply(reply.value, parts.map((p) => p.keyed), encoded[i]!);
         if (!this.options.now) this.offsetMs = decoded.nowMs - sentAtMs;
         outcomeOf = (j) => ({ ok: true, group: decoded.groups[j]! });
       } catch (error) {

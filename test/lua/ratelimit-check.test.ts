@@ -3,13 +3,13 @@
  * time override, plus cross-slot safety on the shared Cluster.
  */
 import { randomUUID } from 'node:crypto';
-import { pack } from 'msgpackr';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady } from '../../src/redis/client.js';
 import { LuaScript } from '../../src/redis/scripts.js';
 import { LIMIT_BUCKETS, limiterKey, slotOf } from '../../src/ratelimit/redis-keys.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
+import { decodeCheckReply, encodeCheckCall } from '../../src/ratelimit/redis-check-call.js';
 import { effective, retryAfter, rotate } from '../../src/ratelimit/sliding-window.js';
 
 const CHECK = LuaScript.load('ratelimit-check');
@@ -26,9 +26,19 @@ const fresh = (): string => `kg-test:lua:{${randomUUID()}}:c:1000`;
 
 /** [keyIndex, limit, durationMs, cost] per check, groups of checks. */
 type Check = [number, number, number, number];
+/**
+ * Runs the script and reads its reply as the limiter does (decodeCheckReply replays the groups on
+ * the returned states), flattened: now, then per group its verdict (1/0) and per check 6 values:
+ * passed (1/0), remaining, resetAtMs, retryAfterMs (-1: never), then c and p after the group.
+ */
 async function run(keys: string[], now: number | '', groups: Check[][], slackMs = 1_000): Promise<number[]> {
-  const args = [String(now), String(slackMs), pack([groups.length, ...groups.flatMap((g) => [g.length, ...g.flat()])])];
-  return await CHECK.run(redis, keys, args) as number[];
+  const keyed = groups.map((g) => g.map(([i, limit, durationMs, cost]) => ({ key: keys[i - 1]!, slot: 0, check: { counter: 'c', limit, durationMs, cost } })));
+  const call = encodeCheckCall(keyed, now === '' ? undefined : now, slackMs);
+  expect(call.keys).toEqual(keys); // the tests name every key, in order
+  const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args), keyed, call);
+  return [decoded.nowMs, ...decoded.groups.flatMap((g) => [g.passed ? 1 : 0, ...g.results.flatMap((r) => [
+    r.passed ? 1 : 0, r.remaining, r.resetAtMs, r.retryAfterMs === Infinity ? -1 : r.retryAfterMs, r.state.c, r.state.p,
+  ])])];
 }
 
 /** One single-check group: [groupPassed, passed, remaining, resetAtMs, retryAfterMs, c, p]. */

@@ -27,29 +27,66 @@ export interface RequestInfo {
 
 export const newRequestId = (): string => newId('req');
 
-/** Only without Authorization, and only with the CSRF header: bearer calls never read the cookie. */
-function readSession(req: HttpRequest): SessionCredentials | null {
-  const csrf = req.getHeader(CSRF_HEADER);
-  return csrf === '' ? null : { cookie: req.getHeader('cookie'), csrf };
+/**
+ * The headers keygate reads, gathered in one pass over all of them (that pass is needed anyway for
+ * the 431 bound): one crossing into uWS per header instead of one more per header read. Module
+ * state, reset per request: uWS calls back synchronously, and a callback made once allocates
+ * nothing per request. The first of repeated headers wins, as with getHeader.
+ */
+const seen = { bytes: 0, authorization: '', contentLength: '', contentType: '', accept: '', cookie: '', csrf: '', found: 0 };
+const AUTHORIZATION = 1;
+const CONTENT_LENGTH = 2;
+const CONTENT_TYPE = 4;
+const ACCEPT = 8;
+const COOKIE = 16;
+const CSRF = 32;
+
+function onHeader(name: string, value: string): void {
+  seen.bytes += name.length + value.length;
+  // uWS gives names in lower case; the length picks the one candidate to compare.
+  switch (name.length) {
+    case 13: if (name === 'authorization' && (seen.found & AUTHORIZATION) === 0) { seen.authorization = value; seen.found |= AUTHORIZATION; } break;
+    case 14: if (name === 'content-length' && (seen.found & CONTENT_LENGTH) === 0) { seen.contentLength = value; seen.found |= CONTENT_LENGTH; } break;
+    case 12: if (name === 'content-type' && (seen.found & CONTENT_TYPE) === 0) { seen.contentType = value; seen.found |= CONTENT_TYPE; } break;
+    case 6:
+      if (name === 'accept' && (seen.found & ACCEPT) === 0) { seen.accept = value; seen.found |= ACCEPT; }
+      else if (name === 'cookie' && (seen.found & COOKIE) === 0) { seen.cookie = value; seen.found |= COOKIE; }
+      break;
+  }
+  if (name.length === CSRF_HEADER.length && name === CSRF_HEADER && (seen.found & CSRF) === 0) { seen.csrf = value; seen.found |= CSRF; }
+}
+
+/** A declared Content-Length: -1 when absent (chunked), NaN when not 1 to 15 digits. */
+function parseContentLength(text: string): number {
+  if (text.length === 0) return -1;
+  if (text.length > 15) return Number.NaN;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    n = n * 10 + digit;
+  }
+  return n;
 }
 
 export function readRequestInfo(req: HttpRequest): RequestInfo {
-  const authorization = req.getHeader('authorization');
-  const lengthHeader = req.getHeader('content-length');
-  const contentLength = /^\d{1,15}$/.test(lengthHeader) ? Number(lengthHeader) : lengthHeader === '' ? -1 : Number.NaN;
-  let headerBytes = 0;
-  req.forEach((name, value) => { headerBytes += name.length + value.length; });
+  seen.bytes = 0;
+  seen.found = 0;
+  seen.authorization = seen.contentLength = seen.contentType = seen.accept = seen.cookie = seen.csrf = '';
+  req.forEach(onHeader);
+  const { authorization } = seen;
   return {
     requestId: newRequestId(),
     // As sent: methods are case-sensitive, and upper-casing every request's showed in profiles.
     method: req.getCaseSensitiveMethod(),
     path: req.getUrl(),
     authorization,
-    session: authorization === '' ? readSession(req) : null,
-    contentType: req.getHeader('content-type'),
-    accept: req.getHeader('accept'),
-    contentLength,
-    headerBytes,
+    // Only without Authorization, and only with the CSRF header: bearer calls never read the cookie.
+    session: authorization === '' && seen.csrf !== '' ? { cookie: seen.cookie, csrf: seen.csrf } : null,
+    contentType: seen.contentType,
+    accept: seen.accept,
+    contentLength: parseContentLength(seen.contentLength),
+    headerBytes: seen.bytes,
     startedAt: performance.now(),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors/api-error.js';
 import { hashKey } from '../keys/format.js';
+import { intern } from '../util/intern.js';
 import type { RootKeyStore } from '../storage/types.js';
 import type { RootKeyRecord } from '../storage/records.js';
 import type { Principal } from './permissions.js';
@@ -84,7 +85,7 @@ export class RootKeyAuthenticator {
 export function principalFor(record: RootKeyRecord): Principal {
   let principal = principals.get(record);
   if (!principal) {
-    principal = { rootKeyId: record.id, workspaceId: record.workspaceId, permissions: new Set(record.permissions) };
+    principal = { rootKeyId: record.id, workspaceId: intern(record.workspaceId), permissions: new Set(record.permissions) };
     principals.set(record, principal);
   }
   return principal;

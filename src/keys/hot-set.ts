@@ -14,12 +14,15 @@ import { oncePerTurn } from '../cache/change-feed.js';
 import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
+import { intern } from '../util/intern.js';
 import type { LimitGroup } from '../ratelimit/types.js';
 import type { DimsSlot } from '../storage/verification-columns.js';
 import { describeKey, describedJson, type KeyDescription } from './verify-answer.js';
 
 export interface HotKey {
   readonly key: KeyRecord;
+  /** The key's workspace id, interned (util/intern.ts) like the principal's: compared by identity. */
+  readonly workspaceId: string;
   /** Null when the API is gone: the key is then NOT_FOUND. */
   readonly api: ApiRecord | null;
   readonly identity: IdentityRecord | null;
@@ -106,7 +109,7 @@ export class VerificationHotSet {
     const description = describeKey(key, permissions, identity);
     const autoLimits = resolveLimits(key, identity, undefined);
     return Object.freeze({
-      key, api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
+      key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
       permissions, permissionSet: new Set(permissions),
       autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check) }], builtAtMs, recording: {},
     });

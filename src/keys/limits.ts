@@ -36,7 +36,7 @@ const identityCounter = (identityId: string, name: string): string => `vk:i:${id
  */
 function check(counter: string, owner: string, limit: number, durationMs: number, cost: number, kept: boolean): LimitCheck {
   const memoryKey = memoryKeyOf(counter, durationMs);
-  return { counter, owner, limit, durationMs, cost, memoryKey: kept ? intern(memoryKey) : memoryKey };
+  return { counter, owner, limit, durationMs, cost, memoryKey: kept ? intern(memoryKey) : memoryKey, memo: kept ? {} : undefined };
 }
 
 function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<string, Source> {

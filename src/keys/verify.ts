@@ -77,7 +77,7 @@ async function lookUpAndVerify(services: Services, principal: Principal, input: 
 }
 
 function verifyFound(services: Services, principal: Principal, input: VerifyInput, requestId: string, hot: HotKey | null, startedAt: number): VerifyResult | Promise<VerifyResult> {
-  if (!hot || hot.key.workspaceId !== principal.workspaceId || hot.api === null) return NOT_FOUND;
+  if (!hot || hot.workspaceId !== principal.workspaceId || hot.api === null) return NOT_FOUND;
   // The wildcard first: it is a constant (hashed once), the per-API name is built only without it.
   if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${hot.key.apiId}.verify_key`)) return NOT_FOUND;
   // Only after the caller may verify this key: its first presentation completes its migration.

@@ -24,7 +24,7 @@ import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedGroup,
 import { DenyCache } from './redis-deny-cache.js';
 import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mode.js';
 import { checkKeyPrefix, limiterKey, slotOf } from './redis-keys.js';
-import type { LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
+import type { LimitCheck, LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
 
 const CHECK = LuaScript.load('ratelimit-check');
 const REFUND = LuaScript.load('ratelimit-refund');
@@ -99,14 +99,24 @@ export class RedisRateLimiter implements RateLimiter {
   async limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
     if (this.closed) throw new Error('the rate limiter is closed');
     return Promise.all(groups.map((group) => new Promise<LimitGroupResult>((resolve, reject) => {
-      const keyed = group.checks.map((check): KeyedCheck => {
-        const key = limiterKey(this.keyPrefix, check.owner ?? check.counter, check.counter, check.durationMs);
-        // A standalone Redis has no slots: everything of a turn can share one script call.
-        return { check, key, slot: this.isCluster ? slotOf(key) : 0 };
-      });
+      const keyed = group.checks.map((check) => this.keyedCheck(check));
       if (keyed.length === 0) resolve({ passed: true, results: [] });
       else this.queue.push({ keyed, resolve, reject });
     })));
+  }
+
+  /** The check with its key and slot, remembered on checks that carry a memo (hot entries'). */
+  private keyedCheck(check: LimitCheck): KeyedCheck {
+    const { memo } = check;
+    if (memo !== undefined && memo.by === this) return memo.value as KeyedCheck;
+    const key = limiterKey(this.keyPrefix, check.owner ?? check.counter, check.counter, check.durationMs);
+    // A standalone Redis has no slots: everything of a turn can share one script call.
+    const keyed: KeyedCheck = { check, key, slot: this.isCluster ? slotOf(key) : 0 };
+    if (memo !== undefined) {
+      memo.by = this;
+      memo.value = keyed;
+    }
+    return keyed;
   }
 
   /** Waits for calls already sent and checks still waiting; the client belongs to the caller and stays open. */

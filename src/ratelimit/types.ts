@@ -25,6 +25,16 @@ export interface LimitCheck {
    * used again and again (verifyKey's hot entries).
    */
   readonly memoryKey?: string;
+  /**
+   * On checks made once and used again and again (verifyKey's hot entries): where a limiter keeps
+   * what it derives from the check (the Redis limiter: the key and its slot), marked by the limiter.
+   */
+  readonly memo?: LimiterMemo;
+}
+
+export interface LimiterMemo {
+  by?: object;
+  value?: unknown;
 }
 
 /** The memory limiter's key of a counter: its name and window length. */

@@ -12,7 +12,7 @@ import { OPENAPI_PATH, registerOpenApi } from '../openapi/serve.js';
 import { AuthFailureThrottle } from '../auth/failure-throttle.js';
 import { throttleFailure } from './auth-failures.js';
 import { registerDashboard } from './dashboard.js';
-import { statusLine } from './http-status.js';
+import { statusHead } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
 import { dataReply, errorReply, toApiError, type Reply } from './reply.js';
 import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
@@ -76,11 +76,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   };
 
   const write = (res: HttpResponse, info: RequestInfo, reply: Reply): void => {
-    // nosniff: a browser must never run an answer as anything but the JSON it is labelled.
-    res.writeStatus(statusLine(reply.status))
-      .writeHeader('content-type', reply.contentType)
-      .writeHeader('x-content-type-options', 'nosniff')
-      .writeHeader('x-request-id', info.requestId);
+    res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', info.requestId);
     const headers = reply.headers;
     if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
     res.end(reply.body, reply.close === true);

@@ -11,7 +11,7 @@ import { currentSession, signIn, signOut, type DashboardRequest } from '../dashb
 import { DashboardFiles } from '../dashboard/static.js';
 import type { Services } from '../services.js';
 import { throttleFailure } from './auth-failures.js';
-import { statusLine } from './http-status.js';
+import { statusHead } from './http-status.js';
 import type { Reply } from './reply.js';
 import { readBody, readRequestInfo, type ConnectionState } from './request.js';
 
@@ -34,8 +34,7 @@ function dashboardRequest(req: HttpRequest): DashboardRequest {
 function sendReply(res: HttpResponse, state: ConnectionState, requestId: string, reply: Reply): void {
   if (state.aborted) return;
   res.cork(() => {
-    res.writeStatus(statusLine(reply.status)).writeHeader('content-type', reply.contentType)
-      .writeHeader('x-content-type-options', 'nosniff').writeHeader('x-request-id', requestId);
+    res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', requestId);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
     res.end(reply.body, reply.close === true);
   });

@@ -99,7 +99,8 @@ for i = 1, #KEYS do
       rcall('PEXPIRE', KEYS[i], int(2 * kd[i] + slack))
     end
   end
-  out[n + 1], out[n + 2], out[n + 3] = ks[i], kc0[i], kp[i]
+  -- A key no check named (callers never send one) still fills its place, so the reply keeps its length.
+  out[n + 1], out[n + 2], out[n + 3] = ks[i] or 0, kc0[i] or 0, kp[i] or 0
   n = n + 3
 end
 return out

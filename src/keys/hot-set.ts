@@ -107,7 +107,7 @@ export class VerificationHotSet {
     const permissions = key.roles.length === 0 ? key.permissions
       : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
     const description = describeKey(key, permissions, identity);
-    const autoLimits = resolveLimits(key, identity, undefined);
+    const autoLimits = resolveLimits(key, identity, undefined, true);
     return Object.freeze({
       key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
       permissions, permissionSet: new Set(permissions),

@@ -32,7 +32,8 @@ const identityCounter = (identityId: string, name: string): string => `vk:i:${id
 
 /**
  * Every check verifyKey makes has this one shape, its memory-limiter key included, so the limiter
- * reads their fields from one hidden class. Only the hot set's checks are kept: only they intern.
+ * reads their fields from one hidden class. Only checks kept for reuse (the hot set's) intern
+ * their key and carry a memo for the limiter.
  */
 function check(counter: string, owner: string, limit: number, durationMs: number, cost: number, kept: boolean): LimitCheck {
   const memoryKey = memoryKeyOf(counter, durationMs);
@@ -46,7 +47,8 @@ function mergedConfigs(key: KeyRecord, identity: IdentityRecord | null): Map<str
   return merged;
 }
 
-export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, requested: readonly RequestedLimit[] | undefined): AppliedLimit[] {
+/** `kept`: the checks are made once and used by many verifications (the hot set's). */
+export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, requested: readonly RequestedLimit[] | undefined, kept = false): AppliedLimit[] {
   const merged = mergedConfigs(key, identity);
   // One owner for every check of the verification, so the Redis limiter keeps them in one slot
   // and commits them in one script (all or nothing without compensation).
@@ -55,7 +57,7 @@ export function resolveLimits(key: KeyRecord, identity: IdentityRecord | null, r
   const fromConfig = ({ config, owner: source }: Source, cost: number): AppliedLimit => {
     // Interned: these name the counters in the limiters' Maps on every verification.
     const counter = intern(source === 'key' ? keyCounter(key.id, config.name) : identityCounter(identity!.id, config.name));
-    return { check: check(counter, limitOwner, config.limit, config.duration, cost, true), id: config.id, name: config.name, autoApply: config.autoApply };
+    return { check: check(counter, limitOwner, config.limit, config.duration, cost, kept), id: config.id, name: config.name, autoApply: config.autoApply };
   };
   for (const source of merged.values()) if (source.config.autoApply) applied.set(source.config.name, fromConfig(source, 1));
   for (const r of requested ?? []) {

@@ -114,7 +114,10 @@ export class MemoryRateLimiter implements RateLimiter {
         else { counter.s = pendingS[k]!; counter.c = pendingC[k]!; counter.p = pendingP[k]!; }
       }
     }
-    for (let k = 0; k < pending; k++) pendingCounter[k] = undefined;
+    for (let k = 0; k < pending; k++) {
+      pendingCounter[k] = undefined;
+      pendingKey[k] = '';
+    }
     const results = new Array<LimitCheckResult>(n);
     for (let i = 0; i < n; i++) {
       const check = checks[i]!;

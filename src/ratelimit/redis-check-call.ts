@@ -37,7 +37,8 @@ export interface DecodedGroup {
 export interface DecodedCall {
   /** The time the script used (server TIME or the override). */
   readonly nowMs: number;
-  readonly groups: DecodedGroup[];
+  /** An Error for a group whose replay disagreed with the script's verdict (a bug): only it fails. */
+  readonly groups: (DecodedGroup | Error)[];
 }
 
 const FIELDS_PER_KEY = 3;
@@ -87,7 +88,7 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
   // The group's tentative count per key index; mark[i] === g makes it this group's.
   const mark = new Array<number>(keyCount).fill(-1);
   const tentative = new Array<number>(keyCount).fill(0);
-  const decoded = groups.map((group, g): DecodedGroup => {
+  const decoded = groups.map((group, g): DecodedGroup | Error => {
     const indexes = call.keyIndexes[g]!;
     const before = group.map(({ check }, j): WindowState => {
       const i = indexes[j]!;
@@ -99,8 +100,10 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
     const effs = group.map(({ check }, j) => effective(before[j]!, nowMs, check.durationMs));
     const owns = group.map(({ check }, j) => check.limit > 0 && effs[j]! + check.cost <= check.limit);
     const passed = owns.every(Boolean);
-    if (passed !== (values[1 + g] === 1)) throw new Error('ratelimit-check: the replay of a group disagrees with the script');
-    if (passed) for (const i of indexes) c[i] = tentative[i]!;
+    // The script's verdict is what Redis committed: later groups are replayed on it either way.
+    const committed = values[1 + g] === 1;
+    if (committed) for (const i of indexes) c[i] = tentative[i]!;
+    if (passed !== committed) return new Error('ratelimit-check: the replay of a group disagrees with the script');
     const results = group.map(({ check }, j): DecodedCheck => {
       const i = indexes[j]!;
       const own = owns[j]!;

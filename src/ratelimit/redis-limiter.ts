@@ -76,6 +76,8 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly client: RedisClient;
   private readonly keyPrefix: string;
   private readonly isCluster: boolean;
+  /** Marks the keys and slots this limiter remembers on checks (see keyedCheck). */
+  private readonly memoMark: string;
   private readonly cache: DenyCache;
   private readonly warning: ThrottledWarning;
   private readonly queue = new TurnQueue<Pending>((items) => this.dispatch(items));
@@ -92,6 +94,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.client = options.client;
     this.keyPrefix = checkKeyPrefix(options.keyPrefix);
     this.isCluster = options.client instanceof Cluster;
+    this.memoMark = `${this.isCluster ? 'cluster' : 'standalone'} ${this.keyPrefix}`;
     this.cache = new DenyCache(options.denyCacheEntries ?? 100_000);
     this.warning = new ThrottledWarning(options.log);
   }
@@ -105,15 +108,18 @@ export class RedisRateLimiter implements RateLimiter {
     })));
   }
 
-  /** The check with its key and slot, remembered on checks that carry a memo (hot entries'). */
+  /**
+   * The check with its key and slot, remembered on checks that carry a memo (hot entries'), marked
+   * with what they depend on besides the check (not with this limiter, which it would keep alive).
+   */
   private keyedCheck(check: LimitCheck): KeyedCheck {
     const { memo } = check;
-    if (memo !== undefined && memo.by === this) return memo.value as KeyedCheck;
+    if (memo !== undefined && memo.made === this.memoMark) return memo.value as KeyedCheck;
     const key = limiterKey(this.keyPrefix, check.owner ?? check.counter, check.counter, check.durationMs);
     // A standalone Redis has no slots: everything of a turn can share one script call.
     const keyed: KeyedCheck = { check, key, slot: this.isCluster ? slotOf(key) : 0 };
     if (memo !== undefined) {
-      memo.by = this;
+      memo.made = this.memoMark;
       memo.value = keyed;
     }
     return keyed;
@@ -229,7 +235,10 @@ export class RedisRateLimiter implements RateLimiter {
         if (!reply.ok) throw reply.error;
         const decoded = decodeCheckReply(reply.value, parts.map((p) => p.keyed), encoded[i]!);
         if (!this.options.now) this.offsetMs = decoded.nowMs - sentAtMs;
-        outcomeOf = (j) => ({ ok: true, group: decoded.groups[j]! });
+        outcomeOf = (j) => {
+          const group = decoded.groups[j]!;
+          return group instanceof Error ? { ok: false, error: group } : { ok: true, group };
+        };
       } catch (error) {
         outcomeOf = () => ({ ok: false, error });
       }

@@ -1,7 +1,8 @@
 /**
  * Sliding-window counter arithmetic, integers only (no float rounding can admit one too many).
  * Two epoch-aligned fixed windows; the previous one is weighted by the share of it still inside
- * the sliding window. lua/ratelimit-check.lua implements the same rules; keep them in step.
+ * the sliding window. lua/ratelimit-check.lua decides with the same rules (rotation, the effective
+ * count); keep them in step.
  *
  * Guarantee: admitted cost inside any aligned window never exceeds the limit.
  */

@@ -27,13 +27,14 @@ export interface LimitCheck {
   readonly memoryKey?: string;
   /**
    * On checks made once and used again and again (verifyKey's hot entries): where a limiter keeps
-   * what it derives from the check (the Redis limiter: the key and its slot), marked by the limiter.
+   * what it derives from the check alone (the Redis limiter: the key and its slot).
    */
   readonly memo?: LimiterMemo;
 }
 
 export interface LimiterMemo {
-  by?: object;
+  /** What `value` was derived with (the Redis limiter: its key prefix and whether it is a Cluster). */
+  made?: string;
   value?: unknown;
 }
 

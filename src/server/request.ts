@@ -75,7 +75,7 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
   seen.authorization = seen.contentLength = seen.contentType = seen.accept = seen.cookie = seen.csrf = '';
   req.forEach(onHeader);
   const { authorization } = seen;
-  return {
+  const info: RequestInfo = {
     requestId: newRequestId(),
     // As sent: methods are case-sensitive, and upper-casing every request's showed in profiles.
     method: req.getCaseSensitiveMethod(),
@@ -89,6 +89,9 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
     headerBytes: seen.bytes,
     startedAt: performance.now(),
   };
+  // Not kept past the request: the module's state must not hold a caller's credentials.
+  seen.authorization = seen.cookie = seen.csrf = '';
+  return info;
 }
 
 /** Set once the client has gone away; the response must not be touched afterwards. */

@@ -3,6 +3,7 @@
  * time override, plus cross-slot safety on the shared Cluster.
  */
 import { randomUUID } from 'node:crypto';
+import { pack } from 'msgpackr';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady } from '../../src/redis/client.js';
@@ -36,9 +37,12 @@ async function run(keys: string[], now: number | '', groups: Check[][], slackMs 
   const call = encodeCheckCall(keyed, now === '' ? undefined : now, slackMs);
   expect(call.keys).toEqual(keys); // the tests name every key, in order
   const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args), keyed, call);
-  return [decoded.nowMs, ...decoded.groups.flatMap((g) => [g.passed ? 1 : 0, ...g.results.flatMap((r) => [
-    r.passed ? 1 : 0, r.remaining, r.resetAtMs, r.retryAfterMs === Infinity ? -1 : r.retryAfterMs, r.state.c, r.state.p,
-  ])])];
+  return [decoded.nowMs, ...decoded.groups.flatMap((g) => {
+    if (g instanceof Error) throw g;
+    return [g.passed ? 1 : 0, ...g.results.flatMap((r) => [
+      r.passed ? 1 : 0, r.remaining, r.resetAtMs, r.retryAfterMs === Infinity ? -1 : r.retryAfterMs, r.state.c, r.state.p,
+    ])];
+  })];
 }
 
 /** One single-check group: [groupPassed, passed, remaining, resetAtMs, retryAfterMs, c, p]. */
@@ -124,6 +128,25 @@ describe('ratelimit-check.lua', () => {
     expect(groups[3]!.slice(7, 9)).toEqual([1, 0]);
     expect(await stored(key)).toEqual({ s: String(SEQ), c: '5', p: '0' });
     expect(await redis.exists(sibling)).toBe(0);
+  });
+
+  it('replies with the verdicts, then each key\'s state rotated to now as it was before the call\'s commits', async () => {
+    const [a, b] = [fresh(), fresh()];
+    await redis.hset(a, 's', SEQ - 1, 'c', 7, 'p', 1); // the previous window: becomes p = 7, weighing floor(7 · 0.9) = 6
+    // Group 1: a (limit 10, cost 2) and b (limit 5, cost 1) pass; group 2: a at cost 20 does not.
+    const args = [String(BASE + 100), '1000', pack([2, 2, 1, 10, 1000, 2, 2, 5, 1000, 1, 1, 1, 10, 1000, 20])];
+    expect(await CHECK.run(redis, [a, b], args)).toEqual([BASE + 100, 1, 0, SEQ, 0, 7, SEQ, 0, 0]);
+    expect(await stored(a)).toEqual({ s: String(SEQ), c: '2', p: '7' });
+    expect(await stored(b)).toEqual({ s: String(SEQ), c: '1', p: '0' });
+  });
+
+  it('counts exactly up to 2^53 − 1', async () => {
+    const key = fresh();
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(await one(key, BASE, max, max - 1)).toEqual([1, 1, 1, BASE + 1000, 0, max - 1, 0]);
+    expect((await one(key, BASE, max, 2)).slice(0, 3)).toEqual([0, 0, 0]);
+    expect(await one(key, BASE, max, 1)).toEqual([1, 1, 0, BASE + 1000, 0, max, 0]);
+    expect(await stored(key)).toEqual({ s: String(SEQ), c: String(max), p: '0' });
   });
 
   it('is deterministic under the time override, and uses Redis TIME without one', async () => {

@@ -79,7 +79,11 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', info.requestId);
     const headers = reply.headers;
     if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
-    res.end(reply.body, reply.close === true);
+    // Flattened first (charCodeAt does): uWS measures and copies the body in two walks, each slow
+    // over the many pieces an answer is built from and fast over one flat string.
+    const body = reply.body;
+    if (body.length > 0) body.charCodeAt(body.length - 1);
+    res.end(body, reply.close === true);
   };
 
   /** Answers a request counted in `inFlight` (shutdown waits for them). */

@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:profile -- [options]`: where keygate's event loop spends its time in one scenario.
+ * Starts keygate (every thread on CPU 0, wrk on CPU 1, as in the bench), seeds keys, warms up,
+ * then profiles the event loop with V8's sampling profiler during a wrk run and prints the
+ * functions with most time of their own and most time in all they call, as shares of the samples.
+ * The profile is written to bench/results/ (open it in Chrome DevTools' Performance panel).
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { seedScenarioKeys } from './lib/api.js';
+import { installSignalHandlers, ROOT_KEY, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { log } from './lib/progress.js';
+import { ensureWrk, runWrk } from './lib/wrk.js';
+
+const HELP = `Usage: npm run bench:profile -- [options]
+  --scenario S   one (one key again and again, default), keys (--keys keys in turn),
+                 limits (keys of 20 identities with two auto-applied limits)
+  --mode M       embedded (default) or redis (one redis-server)
+  --keys N       keys seeded (default 2000)
+  --seconds S    seconds profiled (default 8)
+  --top N        rows per table (default 30)`;
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' }, keys: { type: 'string', default: '2000' },
+    seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, help: { type: 'boolean' },
+  },
+});
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[] }
+
+/** Self and total shares per function (name, file, line), each function counted once per sample. */
+function summarize(profile: Profile, top: number): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (const id of profile.samples) {
+    const own = name(byId.get(id)!);
+    self.set(own, (self.get(own) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const n = name(byId.get(at)!);
+      if (!seen.has(n)) total.set(n, (total.get(n) ?? 0) + 1);
+      seen.add(n);
+    }
+  }
+  // Shares of the busy samples: "(idle)" is the event loop waiting for the network.
+  const idle = self.get('(idle) ') ?? 0;
+  const busy = Math.max(profile.samples.length - idle, 1);
+  const rows = (m: Map<string, number>): string => [...m].filter(([n]) => n !== '(idle) ' && n !== '(root) ')
+    .sort((a, b) => b[1] - a[1]).slice(0, top)
+    .map(([n, c]) => `| ${(100 * c / busy).toFixed(1)} % | \`${n.trim()}\` |`).join('\n');
+  return `${busy} busy samples of ${profile.samples.length} (the rest idle); shares of the busy ones.\n\nSelf time:\n\n| share | function |\n|---|---|\n${rows(self)}\n\nTotal time (with what it calls):\n\n| share | function |\n|---|---|\n${rows(total)}`;
+}
+
+async function main(): Promise<void> {
+  if (values.help) return log(HELP);
+  if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
+  ensureWrk();
+  installSignalHandlers();
+  const seconds = Number(values.seconds);
+  const work = tempDir('profile');
+  const out = join(work, 'keygate.cpuprofile');
+  const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
+  const script = new URL('./profile-main.mjs', import.meta.url).pathname;
+  const server = await startKeygate(redisUrl ? 'redis' : 'embedded', 'profile',
+    { PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
+  const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), 20, () => undefined);
+  const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
+  const bodies = join(work, 'bodies.txt');
+  writeFileSync(bodies, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
+  const run = (durationS: number, label: string) => runWrk({ url: `${server.url}/v2/keys.verifyKey`, bodiesFile: bodies, rootKey: ROOT_KEY, durationS, label, quiet: true });
+  await run(4, 'warm-up');
+  process.kill(server.pid, 'SIGUSR2');
+  const result = await run(seconds + 1, 'profiled');
+  for (let waited = 0; !existsSync(out) && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  const profile = JSON.parse(readFileSync(out, 'utf8')) as Profile;
+  const resultsDir = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(resultsDir, { recursive: true });
+  const saved = join(resultsDir, `profile-${values.mode}-${values.scenario}.cpuprofile`);
+  writeFileSync(saved, JSON.stringify(profile));
+  log(`\n${values.mode}, scenario ${values.scenario}: ${(result.rps / 1000).toFixed(1)}k req/s while profiled (the profiler slows it); profile in ${saved}\n`);
+  log(summarize(profile, Number(values.top)));
+}
+
+main().then(() => stopAll(), async (err: unknown) => {
+  process.stderr.write(`bench:profile failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await stopAll();
+  process.exit(2);
+});

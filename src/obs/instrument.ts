@@ -9,7 +9,7 @@ import type { Metrics } from './metrics.js';
 
 /** Every check's outcome (ratelimit.limit, multiLimit and verifyKey limits all pass here). */
 export function countingLimiter(inner: RateLimiter, metrics: Metrics): RateLimiter {
-  const count = (results: LimitGroupResult[]): LimitGroupResult[] => {
+  const count = <T extends readonly LimitGroupResult[]>(results: T): T => {
     for (const group of results) {
       for (const check of group.results) {
         if (check.passed) metrics.ratelimit.passed++;
@@ -18,6 +18,11 @@ export function countingLimiter(inner: RateLimiter, metrics: Metrics): RateLimit
     }
     return results;
   };
+  // A limiter that reports its results itself needs no wrapper (no promise step per call).
+  if (inner.observe) {
+    inner.observe(count);
+    return inner;
+  }
   const limitNow = inner.limitNow?.bind(inner);
   return {
     limit: (groups) => inner.limit(groups).then(count),

@@ -32,6 +32,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly counters = new Map<string, Counter>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
+  private listener?: (results: readonly LimitGroupResult[]) => void;
   // Per check of the group being decided: its window state before its own cost, and its count.
   private readonly checkS: number[] = [];
   private readonly checkC: number[] = [];
@@ -59,7 +60,12 @@ export class MemoryRateLimiter implements RateLimiter {
     const nowMs = this.now();
     const out = new Array<LimitGroupResult>(groups.length);
     for (let g = 0; g < groups.length; g++) out[g] = this.limitGroup(groups[g]!, nowMs);
+    this.listener?.(out);
     return out;
+  }
+
+  observe(listener: (results: readonly LimitGroupResult[]) => void): void {
+    this.listener = listener;
   }
 
   /** Number of live counters (for tests and metrics). */

@@ -89,6 +89,7 @@ export class RedisRateLimiter implements RateLimiter {
   /** Server time minus local time, from the last reply (see localNow). */
   private offsetMs = 0;
   private closed = false;
+  private listener?: (results: readonly LimitGroupResult[]) => void;
 
   constructor(private readonly options: RedisLimiterOptions) {
     this.client = options.client;
@@ -99,13 +100,45 @@ export class RedisRateLimiter implements RateLimiter {
     this.warning = new ThrottledWarning(options.log);
   }
 
-  async limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
-    if (this.closed) throw new Error('the rate limiter is closed');
-    return Promise.all(groups.map((group) => new Promise<LimitGroupResult>((resolve, reject) => {
-      const keyed = group.checks.map((check) => this.keyedCheck(check));
-      if (keyed.length === 0) resolve({ passed: true, results: [] });
-      else this.queue.push({ keyed, resolve, reject });
-    })));
+  /**
+   * One promise per call however many groups it has (verifyKey makes a call per verification):
+   * it resolves once every group has its result and rejects with the first group that fails, as
+   * Promise.all would. A group settles once; later settlements of it are ignored.
+   */
+  limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
+    if (this.closed) return Promise.reject(new Error('the rate limiter is closed'));
+    return new Promise<LimitGroupResult[]>((resolve, reject) => {
+      const out = new Array<LimitGroupResult>(groups.length);
+      let left = groups.length;
+      let failed = false;
+      const finished = (): void => {
+        this.listener?.(out);
+        resolve(out);
+      };
+      if (left === 0) return finished();
+      groups.forEach((group, i) => {
+        let settled = false;
+        const done = (result: LimitGroupResult): void => {
+          if (settled) return;
+          settled = true;
+          out[i] = result;
+          if (--left === 0 && !failed) finished();
+        };
+        const fail = (error: unknown): void => {
+          if (settled) return;
+          settled = true;
+          failed = true;
+          reject(error);
+        };
+        const keyed = group.checks.map((check) => this.keyedCheck(check));
+        if (keyed.length === 0) done({ passed: true, results: [] });
+        else this.queue.push({ keyed, resolve: done, reject: fail });
+      });
+    });
+  }
+
+  observe(listener: (results: readonly LimitGroupResult[]) => void): void {
+    this.listener = listener;
   }
 
   /**

@@ -1,13 +1,14 @@
 /**
- * Counting wrappers for GET /metrics, kept out of the parts they count: the limiter's decisions
- * and the Redis clients' round trips. Each adds one callback per call, no allocation of its own
- * on the path of a request that does not use them.
+ * Counting for GET /metrics, kept out of the parts it counts: the limiter's decisions (through
+ * the limiter's observer, or a wrapper for a limiter without one) and the Redis clients' round
+ * trips. Each adds one callback per call, no allocation of its own on the path of a request that
+ * does not use them.
  */
 import type { LimitGroup, LimitGroupResult, RateLimiter } from '../ratelimit/types.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Metrics } from './metrics.js';
 
-/** Every check's outcome (ratelimit.limit, multiLimit and verifyKey limits all pass here). */
+/** Every check's outcome (ratelimit.limit, multiLimit and verifyKey limits all pass here); the limiter to use from then on. */
 export function countingLimiter(inner: RateLimiter, metrics: Metrics): RateLimiter {
   const count = <T extends readonly LimitGroupResult[]>(results: T): T => {
     for (const group of results) {

@@ -84,7 +84,7 @@ export interface RateLimiter {
   limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]>;
   /** The same decision made at once, where the counters live in this process (the memory limiter). */
   limitNow?(groups: readonly LimitGroup[]): LimitGroupResult[];
-  /** Calls `listener` with the results of every call that reached a decision (metrics count them). */
+  /** Calls `listener` (one; a later call replaces it) with the results of every call that reached a decision (metrics count them). */
   observe?(listener: (results: readonly LimitGroupResult[]) => void): void;
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * states are numbers in scratch arrays reused by every call, and a committed counter is updated in
  * place (nothing else holds it: callers get results, never counters).
  */
-import { retryAfter } from './sliding-window.js';
+import { effectiveOf, retryAfter } from './sliding-window.js';
 import { memoryKeyOf, type LimitCheck, type LimitCheckResult, type LimitGroup, type LimitGroupResult, type RateLimiter } from './types.js';
 
 export interface MemoryLimiterOptions {
@@ -20,12 +20,6 @@ export interface MemoryLimiterOptions {
 /** One counter's window state (sliding-window.ts's WindowState) and its window length. */
 class Counter {
   constructor(public s: number, public c: number, public p: number, readonly durationMs: number) {}
-}
-
-/** sliding-window.ts effective(), on numbers. */
-function effectiveOf(s: number, c: number, p: number, nowMs: number, d: number): number {
-  const left = Math.min(d, Math.max(0, d - (nowMs - s * d)));
-  return c + Math.floor((p * left) / d);
 }
 
 export class MemoryRateLimiter implements RateLimiter {

@@ -25,10 +25,14 @@ export function rotate(state: WindowState | undefined, nowMs: number, durationMs
 
 /** Units counted against the limit at `nowMs` for a state already rotated to that window. */
 export function effective(state: WindowState, nowMs: number, durationMs: number): number {
-  const elapsed = nowMs - state.s * durationMs;
-  // Clamp: after a backwards clock step `elapsed` may fall outside 0..D.
-  const left = Math.min(durationMs, Math.max(0, durationMs - elapsed));
-  return state.c + Math.floor((state.p * left) / durationMs);
+  return effectiveOf(state.s, state.c, state.p, nowMs, durationMs);
+}
+
+/** effective() on the state's numbers (the memory limiter keeps states as numbers). */
+export function effectiveOf(s: number, c: number, p: number, nowMs: number, durationMs: number): number {
+  // Clamp: after a backwards clock step the time elapsed may fall outside 0..D.
+  const left = Math.min(durationMs, Math.max(0, durationMs - (nowMs - s * durationMs)));
+  return c + Math.floor((p * left) / durationMs);
 }
 
 /**

@@ -69,7 +69,8 @@ async function main(): Promise<void> {
   if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
   const work = tempDir('ab-bodies');
   const baseline = await startBaseline();
-  const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
+  const redis = values.mode === 'redis' ? await startRedis() : undefined;
+  const redisUrl = redis?.url;
   const runs = [];
   for (const [i, v] of variants().entries()) {
     // One redis-server for all variants, each under a key prefix of its own.
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
     writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
-    runs.push({ server, bodiesFile, rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[] });
+    runs.push({ server, bodiesFile, rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
     log(`started ${v.label}: ${keys} keys seeded`);
   }
   const wrk = (url: string, bodiesFile: string, seconds: number, label: string) =>
@@ -91,12 +92,18 @@ async function main(): Promise<void> {
     // Alternating order, so no variant always runs right after the baseline.
     for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
       const before = readCpu(r.server.pid);
+      const redisBefore = redis ? readCpu(redis.pid) : undefined;
       const result = await wrk(r.server.url, r.bodiesFile, durationS, r.server.name);
       if (result.errors + result.non2xx > 0) throw new Error(`${r.server.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
       const cpu = usPerRequest(before, readCpu(r.server.pid), result.requests);
       r.rps.push(result.rps);
       r.eventLoopUs.push(cpu.eventLoopUs);
       r.otherUs.push(cpu.otherThreadsUs);
+      if (redis && redisBefore) {
+        // Variants take turns, so the shared redis-server's CPU during a run is that variant's.
+        const redisCpu = usPerRequest(redisBefore, readCpu(redis.pid), result.requests);
+        r.redisUs.push(redisCpu.eventLoopUs + redisCpu.otherThreadsUs);
+      }
     }
     log(`round ${round + 1}/${rounds} done`);
   }
@@ -106,10 +113,12 @@ async function main(): Promise<void> {
   // ratio of two runs minutes apart says less than that of two runs seconds apart.
   const first = runs[0]!;
   const paired = (r: typeof first): string => r === first ? '1' : median(r.rps.map((rps, i) => rps / first.rps[i]!)).toFixed(3);
-  log('| variant | req/s (each round) | × baseline | × first variant (median of rounds) | event loop µs/req | other threads µs/req |');
-  log('|---|---|---|---|---|---|');
+  const redisColumn = redis ? ' redis-server µs/req |' : '';
+  log(`| variant | req/s (each round) | × baseline | × first variant (median of rounds) | event loop µs/req | other threads µs/req |${redisColumn}`);
+  log(`|---|---|---|---|---|---|${redis ? '---|' : ''}`);
   for (const r of runs) {
-    log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${paired(r)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |`);
+    const redisCell = redis ? ` ${median(r.redisUs).toFixed(1)} |` : '';
+    log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${paired(r)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |${redisCell}`);
   }
 }
 

@@ -25,7 +25,7 @@
   PEXPIRE is set only when a window is (re)written; deterministic for a given ARGV[1].
 ]]
 local rcall = redis.call
-local floor, min, max = math.floor, math.min, math.max
+local floor = math.floor
 
 local now = tonumber(ARGV[1])
 if not now then
@@ -34,25 +34,10 @@ if not now then
 end
 local slack = tonumber(ARGV[2])
 
--- Per key index: the window s and previous count p after rotation (fixed for the whole call, as
--- `now` is), the count c (grows with commits), c0 the count at the start, sw the stored window
--- (nil: none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
+-- Per key index: the window s and previous count p after rotation (fixed for the call, as `now`
+-- is), the count c (grows with commits), c0 the count at the start, sw the stored window (nil:
+-- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
 local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
-local function load(i, d)
-  local v = rcall('HMGET', KEYS[i], 's', 'c', 'p')
-  local seq = floor(now / d)
-  local s, c, p = tonumber(v[1]), tonumber(v[2]) or 0, tonumber(v[3]) or 0
-  ksw[i] = s
-  -- sliding-window.ts rotate(): same window → keep; next → shift; older or missing → zeros;
-  -- a stored window ahead of `now` (server clock stepped back) is kept, never rolled back.
-  if s == nil then s, c, p = seq, 0, 0
-  elseif s < seq then
-    if s == seq - 1 then s, c, p = seq, 0, c else s, c, p = seq, 0, 0 end
-  end
-  ks[i], kc[i], kp[i], kc0[i], kd[i] = s, c, p, c, d
-  kw[i] = floor(p * min(d, max(0, d - (now - s * d))) / d)
-end
-
 -- One msgpack array instead of four arguments per check: Redis makes a string of every argument
 -- and each needed tonumber(); unpacking is one C call that yields numbers.
 local A = cmsgpack.unpack(ARGV[3])
@@ -68,7 +53,22 @@ for g = 1, G do
   local passed = true
   for _ = 1, k do
     local i, limit, cost = A[pos], A[pos + 1], A[pos + 3]
-    if not kd[i] then load(i, A[pos + 2]) end
+    if not kd[i] then
+      -- First mention: read and rotate the counter (inlined: a Lua call per key costs).
+      local d = A[pos + 2]
+      local v = rcall('HMGET', KEYS[i], 's', 'c', 'p')
+      local seq = floor(now / d)
+      local s, c0, p = tonumber(v[1]), tonumber(v[2]) or 0, tonumber(v[3]) or 0
+      ksw[i] = s
+      if s == nil then s, c0, p = seq, 0, 0
+      elseif s < seq then
+        if s == seq - 1 then s, c0, p = seq, 0, c0 else s, c0, p = seq, 0, 0 end
+      end
+      ks[i], kc[i], kp[i], kc0[i], kd[i] = s, c0, p, c0, d
+      local left = d - (now - s * d)
+      if left > d then left = d elseif left < 0 then left = 0 end
+      kw[i] = floor(p * left / d)
+    end
     local c = kc[i]
     if tm[i] == g then c = tc[i] end
     if limit <= 0 or c + kw[i] + cost > limit then passed = false end
@@ -84,8 +84,8 @@ for g = 1, G do
   out[g + 1] = passed and 1 or 0
 end
 
--- Numbers go out as "%.0f": Lua's default "%.14g" would round counts above 10^14.
-local function int(x) return string.format('%.0f', x) end
+-- Numbers go to redis.call as numbers: it writes them as exact decimals (%.17g, exact below 2^53),
+-- where Lua's own tostring would round above 10^14 and string.format costs a call per number.
 local n = G + 1
 for i = 1, #KEYS do
   local c = kc[i]
@@ -93,10 +93,10 @@ for i = 1, #KEYS do
   -- only time the TTL moves).
   if c ~= kc0[i] then
     if ksw[i] == ks[i] then
-      rcall('HINCRBY', KEYS[i], 'c', int(c - kc0[i]))
+      rcall('HINCRBY', KEYS[i], 'c', c - kc0[i])
     else
-      rcall('HSET', KEYS[i], 's', int(ks[i]), 'c', int(c), 'p', int(kp[i]))
-      rcall('PEXPIRE', KEYS[i], int(2 * kd[i] + slack))
+      rcall('HSET', KEYS[i], 's', ks[i], 'c', c, 'p', kp[i])
+      rcall('PEXPIRE', KEYS[i], 2 * kd[i] + slack)
     end
   end
   -- A key no check named (callers never send one) still fills its place, so the reply keeps its length.

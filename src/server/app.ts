@@ -134,10 +134,11 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
         }
         const answered = (reply: Reply, inCallback = false): void =>
           finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats, inCallback);
+        // The body is lent (readBody): runProcedure parses it before it returns or awaits anything.
         const reply = runProcedure(procedure, info, body, services);
         if (reply instanceof Promise) void reply.then((r) => answered(r));
         else answered(reply, true);
-      });
+      }, true);
     });
   }
 

@@ -67,7 +67,8 @@ class Context implements RouteContext<unknown> {
 /**
  * The reply itself when nothing on the way needed I/O (a remembered root key, a handler that
  * answered at once), else a promise of it: the common verifyKey is answered in the turn its body
- * arrived, without a promise.
+ * arrived, without a promise. `body` may be a view valid only until this returns (readBody's
+ * `lend`): it is parsed first, synchronously, and never kept.
  */
 export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services): Reply | Promise<Reply> {
   const { route } = procedure;

@@ -127,9 +127,13 @@ export function tooLarge(limitBytes: number): ApiError {
  * exceeds `limitBytes`, with a 400 when it is shorter than declared, or with ClientAbortedError if
  * the client goes away first. A callback, not a promise: it runs on every request, and the promise
  * and its continuations were a measurable share of verifyKey's cost.
+ *
+ * `lend`: a body that arrives in one chunk is handed over as a view of uWS's memory, not a copy,
+ * valid only until `done` returns (uWS detaches it then, so a late read sees an empty buffer). For
+ * callers that are done with the bytes before returning, as the procedures' JSON parse is.
  */
 export function readBody(res: HttpResponse, state: ConnectionState, limitBytes: number, declaredLength: number,
-  done: (err: unknown, body: Buffer | null) => void): void {
+  done: (err: unknown, body: Buffer | null) => void, lend = false): void {
   let chunks: Buffer[] | null = null;
   let size = 0;
   let settled = false;
@@ -146,10 +150,9 @@ export function readBody(res: HttpResponse, state: ConnectionState, limitBytes: 
       done(tooLarge(limitBytes), null);
       return;
     }
-    // Copy: uWS reuses the chunk's memory once this callback returns.
-    const copy = Buffer.from(new Uint8Array(chunk));
     if (!isLast) {
-      (chunks ??= []).push(copy);
+      // Copied: uWS reuses the chunk's memory once this callback returns.
+      (chunks ??= []).push(Buffer.from(new Uint8Array(chunk)));
       return;
     }
     settled = true;
@@ -157,9 +160,10 @@ export function readBody(res: HttpResponse, state: ConnectionState, limitBytes: 
       done(new ApiError('err:user:bad_request:request_body_unreadable', 'The request body is shorter than its Content-Length.'), null);
       return;
     }
-    if (chunks === null) done(null, copy);
+    if (chunks === null) done(null, lend ? Buffer.from(chunk) : Buffer.from(new Uint8Array(chunk)));
     else {
-      chunks.push(copy);
+      // concat copies the last chunk too, so it need not be copied first.
+      chunks.push(Buffer.from(chunk));
       done(null, Buffer.concat(chunks, size));
     }
   });

@@ -19,13 +19,16 @@ const POOL_BYTES = 4_096;
 const pool = Buffer.allocUnsafe(POOL_BYTES);
 let offset = POOL_BYTES;
 
-const CODES = Buffer.from(ALPHABET, 'latin1');
-/** Per prefix, `<prefix>_` and room for the characters: each id is one flat string, not 18 appended pieces. */
-const scratch = new Map<IdPrefix, Buffer>();
+const CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
+/**
+ * Per prefix, the character codes of `<prefix>_` and room for the random ones: an id is made by
+ * one String.fromCharCode call, a flat string without a trip through a Buffer.
+ */
+const scratch = new Map<IdPrefix, number[]>();
 
 export function newId(prefix: IdPrefix): string {
   let out = scratch.get(prefix);
-  if (out === undefined) scratch.set(prefix, out = Buffer.from(`${prefix}_${'1'.repeat(ID_CHARS)}`, 'latin1'));
+  if (out === undefined) scratch.set(prefix, out = Array.from(`${prefix}_${'1'.repeat(ID_CHARS)}`, (c) => c.charCodeAt(0)));
   for (let n = out.length - ID_CHARS; n < out.length;) {
     if (offset === POOL_BYTES) {
       randomFillSync(pool);
@@ -34,5 +37,5 @@ export function newId(prefix: IdPrefix): string {
     const byte = pool[offset++]!;
     if (byte < UNBIASED_BELOW) out[n++] = CODES[byte % 58]!;
   }
-  return out.toString('latin1');
+  return String.fromCharCode.apply(null, out);
 }

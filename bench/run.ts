@@ -213,7 +213,18 @@ async function main(): Promise<number> {
   for (const s of servers.filter((x) => x.mode !== 'embedded')) {
     const list = bodies.get(`${s.name}/verifyKeyLimits`)!;
     const cold = redisCalls(redisPorts[s.name]!);
-    await parallel(list.length, 100, async (i) => { await call(s.url, ROOT_KEY, 'keys.verifyKey', JSON.parse(list[i]!)); });
+    // A failed answer here (a 503 when Redis was too slow for REDIS_COMMAND_TIMEOUT_MS) is
+    // reported, not fatal: this pass only warms the cache, and the run's results so far stand.
+    let coldFailures = 0;
+    let firstColdFailure = '';
+    await parallel(list.length, 100, async (i) => {
+      try {
+        await call(s.url, ROOT_KEY, 'keys.verifyKey', JSON.parse(list[i]!));
+      } catch (err) {
+        if (coldFailures++ === 0) firstColdFailure = err instanceof Error ? err.message : String(err);
+      }
+    });
+    if (coldFailures > 0) log(`  ! ${s.name}: ${coldFailures} of ${list.length} verifications of the cold pass failed; the first: ${firstColdFailure}`);
     const coldPassPerKey = (redisCalls(redisPorts[s.name]!).total - cold.total) / list.length;
     /** verifyKeyLimits at full speed for the calls run's duration; answers the verifications made. */
     const load = async (phase: string): Promise<number> => {

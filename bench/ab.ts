@@ -22,9 +22,10 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --main PATH      a build's main.js (repeatable; default dist/main.js)
   --env K=V,K=V    settings of one variant (repeatable: one variant each, on the first --main)
   --scenario S     one (one key again and again, default), keys (--keys keys in turn),
-                   limits (--keys keys of 20 identities with two auto-applied limits)
+                   limits (--keys keys of --identities identities with two auto-applied limits)
   --mode M         embedded (default) or redis (one redis-server; each variant its own key prefix)
   --keys N         keys seeded per variant (default 2000)
+  --identities N   identities the limits scenario's keys are spread over (default 20)
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
 Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
@@ -33,7 +34,7 @@ const { values } = parseArgs({
   options: {
     main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true },
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
-    keys: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
+    keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
     help: { type: 'boolean' },
   },
 });
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     // One redis-server for all variants, each under a key prefix of its own.
     const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `ab${i}:` } : {};
     const server = { ...await startKeygate(redisUrl ? 'redis' : 'embedded', `ab${i}`, { ...redisEnv, ...v.env }, v.script), name: v.label };
-    const seeded = await seedScenarioKeys(server.url, ROOT_KEY, keys, 20, () => undefined);
+    const seeded = await seedScenarioKeys(server.url, ROOT_KEY, keys, Number(values.identities), () => undefined);
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
     writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     log(`round ${round + 1}/${rounds} done`);
   }
   const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
-  log(`\n${values.mode}, scenario ${values.scenario}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
+  log(`\n${values.mode}, scenario ${values.scenario}${values.scenario === 'limits' ? ` (${values.identities} identities)` : ''}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
   // Against the first variant round by round: on a machine whose speed drifts during a run, the
   // ratio of two runs minutes apart says less than that of two runs seconds apart.
   const first = runs[0]!;

@@ -117,15 +117,18 @@ export async function sendScripts(client: RedisClient, script: LuaScript, calls:
     const list = byNode.get(node);
     if (list) list.push(i); else byNode.set(node, [i]);
   });
-  const evalSource = (call: SlotCall): Promise<unknown> => client.call('EVAL', script.source, call.keys.length, ...call.keys, ...call.args);
+  // Each call's keys once (a `once` script's include the call's own id), for EVALSHA and EVAL alike.
+  const keysOf = calls.map((call) => script.callKeys(call.keys));
+  const evalSource = (i: number): Promise<unknown> => client.call('EVAL', script.source, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
   await Promise.all([...byNode.values()].map(async (indexes) => {
     if (indexes.length === 1) {
-      const call = calls[indexes[0]!]!;
-      out[indexes[0]!] = await settle(script.run(client, call.keys, call.args));
+      const i = indexes[0]!;
+      out[i] = await settle(client.call('EVALSHA', script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args)
+        .catch((err: unknown) => (isNoScript(err) ? evalSource(i) : Promise.reject(err))));
       return;
     }
     const pipeline = client.pipeline();
-    for (const i of indexes) pipeline.evalsha(script.sha, calls[i]!.keys.length, ...calls[i]!.keys, ...calls[i]!.args);
+    for (const i of indexes) pipeline.evalsha(script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
     const replies = await settle(pipeline.exec());
     await Promise.all(indexes.map(async (i, j) => {
       if (!replies.ok) {
@@ -133,7 +136,7 @@ export async function sendScripts(client: RedisClient, script: LuaScript, calls:
         return;
       }
       const [error, value] = (replies.value as [Error | null, unknown][] | null)?.[j] ?? [new Error('pipeline returned no reply'), null];
-      out[i] = !error ? { ok: true, value } : isNoScript(error) ? await settle(evalSource(calls[i]!)) : { ok: false, error };
+      out[i] = !error ? { ok: true, value } : isNoScript(error) ? await settle(evalSource(i)) : { ok: false, error };
     }));
   }));
   return out;

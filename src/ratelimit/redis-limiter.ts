@@ -26,8 +26,9 @@ import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mo
 import { checkKeyPrefix, limiterKey, slotOf } from './redis-keys.js';
 import type { LimitCheck, LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
 
-const CHECK = LuaScript.load('ratelimit-check');
-const REFUND = LuaScript.load('ratelimit-refund');
+// Once per call: a resent check would count twice, a resent refund give back twice.
+const CHECK = LuaScript.load('ratelimit-check', { once: true });
+const REFUND = LuaScript.load('ratelimit-refund', { once: true });
 
 export interface RedisLimiterOptions {
   readonly client: RedisClient;

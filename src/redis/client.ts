@@ -65,8 +65,9 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
       redisOptions: nodeOptions(settings, name),
       clusterRetryStrategy: backoff,
       // Commands that meet a connection ioredis closed while refreshing its slot map are sent
-      // again. That keeps a healthy cluster free of spurious 503s (0 made them appear at start-up);
-      // the price is that a script already written to a connection that then died could run twice.
+      // again. That keeps a healthy cluster free of spurious 503s (0 made them appear at start-up).
+      // A script that had reached Redis may so arrive twice: the ones that write run once per call
+      // (redis/scripts.ts, `once`), and a second arrival gets the first one's reply.
       retryDelayOnFailover: 100,
       retryDelayOnClusterDown: 100,
       retryDelayOnTryAgain: 100,

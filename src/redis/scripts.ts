@@ -4,7 +4,7 @@
  * there for the next call. Every key of one call must hash to one Cluster slot (the callers' key
  * builders put one hash tag in all of them).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
@@ -12,16 +12,63 @@ import type { RedisClient } from './client.js';
 
 const LUA_DIR = fileURLToPath(new URL('../../lua/', import.meta.url));
 
+/**
+ * How long a script's reply is remembered for a resend of the same call. ioredis resends a command
+ * whose connection closed before its reply (a reconnect, a Cluster slot refresh) within seconds;
+ * a minute leaves room for a slow reconnect and keeps the remembered replies few.
+ */
+export const ONCE_TTL_MS = 60_000;
+
+/**
+ * Wraps a script so that one call has one effect however often it arrives: the last key names
+ * the call (added by LuaScript, see callKeys) and is taken off KEYS before the script runs; a call
+ * seen before answers its first reply again, without running.
+ */
+function runsOnce(source: string): string {
+  return [
+    'local __once = table.remove(KEYS)',
+    "local __seen = redis.call('GET', __once)",
+    'if __seen then return cmsgpack.unpack(__seen) end',
+    'local __reply = (function()',
+    source,
+    'end)()',
+    `redis.call('SET', __once, cmsgpack.pack(__reply), 'PX', ${ONCE_TTL_MS})`,
+    'return __reply',
+  ].join('\n');
+}
+
+/** A random part per process and a count: call ids no other process or call repeats. */
+const PROCESS_TAG = randomBytes(9).toString('base64url');
+let calls = 0;
+
 export class LuaScript {
   readonly sha: string;
 
-  constructor(readonly name: string, readonly source: string) {
-    this.sha = createHash('sha1').update(source).digest('hex');
+  /** What is sent: the script's text, wrapped by runsOnce for a `once` script. */
+  readonly source: string;
+
+  /** `once`: the script writes, and a resent call must not write twice (runsOnce). */
+  constructor(readonly name: string, text: string, readonly once = false) {
+    this.source = once ? runsOnce(text) : text;
+    this.sha = createHash('sha1').update(this.source).digest('hex');
   }
 
   /** Loads `lua/<name>.lua` (relative to the package, from src/ and from dist/ alike). */
-  static load(name: string): LuaScript {
-    return new LuaScript(name, readFileSync(`${LUA_DIR}${name}.lua`, 'utf8'));
+  static load(name: string, options: { once?: boolean } = {}): LuaScript {
+    return new LuaScript(name, readFileSync(`${LUA_DIR}${name}.lua`, 'utf8'), options.once === true);
+  }
+
+  /**
+   * The keys to send for one call: for a `once` script, `keys` plus a key naming this call, in
+   * the first key's slot (its `{hash tag}` and what precedes it, so the key prefix too). Made once
+   * per call and used for every send of it (EVALSHA, EVAL on NOSCRIPT).
+   */
+  callKeys<K extends string | Buffer>(keys: readonly K[]): (K | string)[] {
+    if (!this.once) return keys as K[];
+    const first = String(keys[0] ?? '');
+    const tagEnd = first.indexOf('}');
+    if (first.indexOf('{') < 0 || tagEnd < 0) throw new Error(`${this.name}: its first key has no hash tag: ${first}`);
+    return [...keys, `${first.slice(0, tagEnd + 1)}:once:${PROCESS_TAG}:${(calls++).toString(36)}`];
   }
 
   /**
@@ -29,9 +76,10 @@ export class LuaScript {
    * by the first key). Replies are returned as ioredis gives them (Buffers with `asBuffers`).
    */
   async run(client: RedisClient | Redis, keys: readonly (string | Buffer)[], args: readonly (string | Buffer | number)[], asBuffers = false): Promise<unknown> {
+    const sent = this.callKeys(keys);
     const send = (command: 'EVALSHA' | 'EVAL', first: string): Promise<unknown> => asBuffers
-      ? client.callBuffer(command, first, keys.length, ...keys, ...args)
-      : client.call(command, first, keys.length, ...keys, ...args);
+      ? client.callBuffer(command, first, sent.length, ...sent, ...args)
+      : client.call(command, first, sent.length, ...sent, ...args);
     try {
       return await send('EVALSHA', this.sha);
     } catch (err) {

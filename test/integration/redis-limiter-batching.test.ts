@@ -66,7 +66,7 @@ describe('RedisRateLimiter batching (dedicated redis-server)', () => {
       const results = await Promise.all(Array.from({ length: 12 }, () => limiter.limit([{ checks: [check] }])));
       expect(results.flat().map((g) => g.passed ? g.results[0]!.remaining : -1)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1, -1]);
       expect(limiter.stats.scriptsSent).toBe(12);
-      expect(await client.script('EXISTS', LuaScript.load('ratelimit-check').sha)).toEqual([1]);
+      expect(await client.script('EXISTS', LuaScript.load('ratelimit-check', { once: true }).sha)).toEqual([1]);
     } finally {
       await limiter.close();
     }

@@ -101,8 +101,9 @@ export class RedisKeyStore implements KeyStore {
     return (await this.read(id))?.record ?? null;
   }
 
-  private async credits(keyId: string, op: string, args: readonly (string | number)[] = []) {
-    const reply = await scripts.creditsChange.run(this.client, [this.k.key(keyId)], [op, ...calendarArgs(this.now()), ...args]);
+  private async credits(keyId: string, op: 'get' | 'spend', args: readonly (string | number)[] = []) {
+    const script = op === 'get' ? scripts.creditsRead : scripts.creditsChange;
+    const reply = await script.run(this.client, [this.k.key(keyId)], [op, ...calendarArgs(this.now()), ...args]);
     return parseReply(reply);
   }
 

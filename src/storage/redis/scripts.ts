@@ -5,12 +5,19 @@
  */
 import { LuaScript } from '../../redis/scripts.js';
 
+/**
+ * `once`: a script whose resent call (ioredis resends after a reconnect or a Cluster slot refresh)
+ * would write twice, or would answer a write that succeeded as failed (record-cas: the version
+ * has moved on), runs once per call (redis/scripts.ts). The index scripts are idempotent by the
+ * claimant's id already, and credits reads write nothing.
+ */
 export const scripts = {
-  recordCas: LuaScript.load('record-cas'),
+  recordCas: LuaScript.load('record-cas', { once: true }),
   indexClaim: LuaScript.load('index-claim'),
   indexRelease: LuaScript.load('index-release'),
-  creditsChange: LuaScript.load('credits-change'),
-  verificationsAppend: LuaScript.load('verifications-append'),
+  creditsRead: LuaScript.load('credits-change'),
+  creditsChange: LuaScript.load('credits-change', { once: true }),
+  verificationsAppend: LuaScript.load('verifications-append', { once: true }),
 } as const;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

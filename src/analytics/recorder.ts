@@ -2,7 +2,10 @@
  * Records verification outcomes off the request path: verifyKey only pushes a record into an
  * in-memory buffer (no I/O, no await), and a timer writes the buffer to the store in one batch.
  * The buffer is bounded: if the store falls behind by more than `maxPending` records, new ones
- * are dropped and counted rather than letting memory grow or slowing verification.
+ * are dropped and counted rather than letting memory grow or slowing verification. A write the
+ * store refuses (Redis unreachable for a while) is kept and tried again at every flush, before
+ * anything newer, with the same call ids each time, so a try that did land counts once (stores
+ * say how: VerificationStore.appendColumns); kept writes are bounded by `maxPending` records too.
  *
  * Rollups: the store adds the increments the recorder hands it with the records. Increments are
  * summed here first and handed over with the first batch after each UTC minute ends: the minute
@@ -17,6 +20,7 @@
  * recorder also removes, about once a minute, the rollup buckets no analytics query may read any
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
+import { randomBytes } from 'node:crypto';
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, RollupSums, type RollupDelta } from '../storage/rollups.js';
 import type { VerificationStore } from '../storage/types.js';
@@ -32,7 +36,11 @@ export interface RecorderLog {
 export interface RecorderStats {
   /** Records stored. */
   readonly written: number;
-  /** Records the store refused (logged): Redis unreachable, say. */
+  /**
+   * Records lost to a store that kept refusing them (logged). A refused write (Redis unreachable,
+   * say) is kept and tried again every flush; only beyond the buffer's bound, or still refused at
+   * close, is it given up and counted here.
+   */
   readonly failed: number;
   /** Records not taken because the store fell behind, or lost with a failed writer thread. */
   readonly dropped: number;
@@ -75,6 +83,18 @@ const MINUTE_MS = 60_000;
 /** Held increments of one granularity handed over at once beyond this many (bounds memory). */
 const MAX_HELD = 200_000;
 
+/** One write to the store, kept whole while the store refuses it. */
+interface Write {
+  readonly batches: readonly VerificationColumns[];
+  readonly increments: readonly RollupDelta[];
+  readonly records: number;
+  /** Sent with every try (VerificationStore.appendColumns), so a try that did land counts once. */
+  readonly callId: string;
+}
+
+/** Makes this process's write ids its own across the deployment and across restarts. */
+const RUN_ID = randomBytes(9).toString('base64url');
+
 export class VerificationRecorder implements Recorder {
   /** Records given one at a time; made on the first (the writer thread hands columns instead). */
   private builder: ColumnsBuilder | null = null;
@@ -98,6 +118,11 @@ export class VerificationRecorder implements Recorder {
   failed = 0;
   /** Records handed to the store and not yet answered. */
   private storing = 0;
+  /** Writes the store refused (Redis unreachable, say), oldest first, to be tried again. */
+  private refused: Write[] = [];
+  private refusedRecords = 0;
+  /** Writes made, for their call ids. */
+  private writes = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: RecorderLog, options: RecorderOptions = {}) {
     this.batchSize = options.batchSize ?? 2_000;
@@ -177,24 +202,66 @@ export class VerificationRecorder implements Recorder {
       this.coarse = new RollupSums();
     }
     if (records === 0 && increments.length === 0) return this.writing;
-    // Writes are chained so batches reach the store in order; the increments go with the last.
+    const write: Write = { batches, increments, records, callId: `${RUN_ID}.${(this.writes++).toString(36)}` };
+    // Writes are chained so batches reach the store in order; refused ones are tried again first.
     this.storing += records;
     this.writing = this.writing.then(async () => {
-      for (let i = 0; i < batches.length - 1; i++) await this.store.appendColumns(batches[i]!, []);
-      await this.store.appendColumns(batches.at(-1) ?? NO_COLUMNS, increments);
-    }).then(() => {
-      this.written += records;
-    }, (err: unknown) => {
-      this.failed += records;
-      this.log.error({ err, records }, 'verification records could not be stored and were dropped');
+      if (!(await this.retryRefused())) return this.keepRefused(write);
+      try {
+        await this.append(write);
+        this.written += records;
+      } catch (err) {
+        this.log.error({ err, records }, 'verification records could not be stored; they are kept and tried again');
+        this.keepRefused(write);
+      }
     }).finally(() => {
       this.storing -= records;
     });
     return this.writing;
   }
 
+  /** One write: its batches in order, the increments with the last; the same call ids every try. */
+  private async append(write: Write): Promise<void> {
+    const { batches, increments, callId } = write;
+    for (let i = 0; i < batches.length - 1; i++) await this.store.appendColumns(batches[i]!, [], `${callId}.b${i}`);
+    await this.store.appendColumns(batches.at(-1) ?? NO_COLUMNS, increments, `${callId}.b${Math.max(0, batches.length - 1)}`);
+  }
+
+  /** Tries the refused writes again, oldest first; false while the store still refuses them. */
+  private async retryRefused(): Promise<boolean> {
+    while (this.refused.length > 0) {
+      const write = this.refused[0]!;
+      try {
+        await this.append(write);
+      } catch {
+        return false;
+      }
+      this.refused.shift();
+      this.refusedRecords -= write.records;
+      this.written += write.records;
+      if (this.refused.length === 0) this.log.warn({}, 'verification records refused earlier are now stored');
+    }
+    return true;
+  }
+
+  /**
+   * Keeps a refused write for another try. Bounded like the buffer (maxPending records): beyond
+   * it the oldest kept writes are given up, logged and counted as failed.
+   */
+  private keepRefused(write: Write): void {
+    this.refused.push(write);
+    this.refusedRecords += write.records;
+    while (this.refusedRecords > this.maxPending && this.refused.length > 1) {
+      const lost = this.refused.shift()!;
+      this.refusedRecords -= lost.records;
+      this.failed += lost.records;
+      this.log.error({ records: lost.records }, 'verification records were refused for too long and were dropped');
+    }
+  }
+
   stats(): RecorderStats {
-    return { written: this.written, failed: this.failed, dropped: this.dropped, pending: (this.builder?.count ?? 0) + this.queued.reduce((n, c) => n + c.count, 0) + this.storing, onThread: false };
+    const pending = (this.builder?.count ?? 0) + this.queued.reduce((n, c) => n + c.count, 0) + this.storing + this.refusedRecords;
+    return { written: this.written, failed: this.failed, dropped: this.dropped, pending, onThread: false };
   }
 
   /**
@@ -218,6 +285,12 @@ export class VerificationRecorder implements Recorder {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    if (this.refusedRecords > 0) {
+      this.log.error({ records: this.refusedRecords }, 'verification records the store still refused at shutdown were dropped');
+      this.failed += this.refusedRecords;
+      this.refused = [];
+      this.refusedRecords = 0;
+    }
     if (this.dropped > 0) this.log.warn({ dropped: this.dropped }, 'verification records were dropped while the store fell behind');
   }
 }

@@ -96,7 +96,7 @@ export class Metrics {
       [...this.redisErrors].map(([command, n]) => ({ labels: { command }, value: n })));
     this.pulled('keygate_requests_in_flight', 'Procedure calls whose headers have arrived and whose answer is not yet sent (shutdown waits for them).', 'gauge', () =>
       this.readInFlight ? [{ labels: {}, value: this.readInFlight() }] : []);
-    this.pulled('keygate_verification_records_total', 'Verification records (analytics) by what became of them: written, failed (the store refused them), dropped (the store fell behind).', 'counter', () => {
+    this.pulled('keygate_verification_records_total', 'Verification records (analytics) by what became of them: written, failed (the store refused them past the buffer bound or until shutdown; refused writes are kept and tried again until then), dropped (the store fell behind).', 'counter', () => {
       const r = this.recorderStats?.();
       return r ? (['written', 'failed', 'dropped'] as const).map((result) => ({ labels: { result }, value: r[result] })) : [];
     });

@@ -63,20 +63,23 @@ export class LuaScript {
    * the first key's slot (its `{hash tag}` and what precedes it, so the key prefix too). Made once
    * per call and used for every send of it (EVALSHA, EVAL on NOSCRIPT).
    */
-  callKeys<K extends string | Buffer>(keys: readonly K[]): (K | string)[] {
+  callKeys<K extends string | Buffer>(keys: readonly K[], callId?: string): (K | string)[] {
     if (!this.once) return keys as K[];
     const first = String(keys[0] ?? '');
     const tagEnd = first.indexOf('}');
     if (first.indexOf('{') < 0 || tagEnd < 0) throw new Error(`${this.name}: its first key has no hash tag: ${first}`);
-    return [...keys, `${first.slice(0, tagEnd + 1)}:once:${PROCESS_TAG}:${(calls++).toString(36)}`];
+    return [...keys, `${first.slice(0, tagEnd + 1)}:once:${callId ?? `${PROCESS_TAG}:${(calls++).toString(36)}`}`];
   }
 
   /**
    * Runs the script with `keys` and `args` on the node that owns the keys' slot (a Cluster routes
    * by the first key). Replies are returned as ioredis gives them (Buffers with `asBuffers`).
+   * `callId`, for a `once` script: the caller's own id for this call, given again when it tries
+   * the same call again after a failure (a timed-out call may have run), so it runs once in all.
+   * Unique in the whole deployment (a random part); by default each run is a call of its own.
    */
-  async run(client: RedisClient | Redis, keys: readonly (string | Buffer)[], args: readonly (string | Buffer | number)[], asBuffers = false): Promise<unknown> {
-    const sent = this.callKeys(keys);
+  async run(client: RedisClient | Redis, keys: readonly (string | Buffer)[], args: readonly (string | Buffer | number)[], asBuffers = false, callId?: string): Promise<unknown> {
+    const sent = this.callKeys(keys, callId);
     const send = (command: 'EVALSHA' | 'EVAL', first: string): Promise<unknown> => asBuffers
       ? client.callBuffer(command, first, sent.length, ...sent, ...args)
       : client.call(command, first, sent.length, ...sent, ...args);

@@ -285,8 +285,12 @@ export interface VerificationStore {
    * passes its own to hold back the hour, day and month ones (analytics/recorder.ts).
    */
   append(records: readonly VerificationRecord[], rollups?: readonly RollupDelta[]): Promise<void>;
-  /** The same for records in columns (verification-columns.ts): what the recorder hands over. */
-  appendColumns(columns: VerificationColumns, rollups?: readonly RollupDelta[]): Promise<void>;
+  /**
+   * The same for records in columns (verification-columns.ts): what the recorder hands over.
+   * `callId`: the same id when a failed append is tried again; a store whose failed append may
+   * still have been applied (a Redis call that timed out) applies it once in all.
+   */
+  appendColumns(columns: VerificationColumns, rollups?: readonly RollupDelta[], callId?: string): Promise<void>;
   /** Records with fromMs ≤ time < toMs (either bound optional), oldest first, at most `limit`. */
   range(options: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]>;
   /**

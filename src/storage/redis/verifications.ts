@@ -73,18 +73,19 @@ export class RedisVerificationStore implements VerificationStore {
     return this.appendColumns(columnsOf(records), rollups);
   }
 
-  async appendColumns(c: VerificationColumns, rollups: readonly RollupDelta[] = columnRollupDeltas(c)): Promise<void> {
+  async appendColumns(c: VerificationColumns, rollups: readonly RollupDelta[] = columnRollupDeltas(c), callId?: string): Promise<void> {
+    // Cut the same way every time, so a retried append sends the same calls (one id per chunk).
     const blocks = cutBlocks(c, timeOrder(c), { maxRecords: APPEND_CHUNK, spanMs: BLOCK_SPAN_MS });
     const calls = Math.max(blocks.length, Math.ceil(rollups.length / INCREMENTS_CHUNK));
     for (let i = 0; i < calls; i++) {
       const block = blocks[i];
       await this.appendChunk(block === undefined ? null : { minTime: c.times[block[0]!]!, count: block.length, body: encodeColumns(c, block) },
-        rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK));
+        rollups.slice(i * INCREMENTS_CHUNK, (i + 1) * INCREMENTS_CHUNK), callId === undefined ? undefined : `${callId}.${i}`);
     }
   }
 
   /** One block (records sorted by time, maybe none) and some increments, in one script call. */
-  private async appendChunk(block: { minTime: number; count: number; body: Buffer } | null, rollups: readonly RollupDelta[]): Promise<void> {
+  private async appendChunk(block: { minTime: number; count: number; body: Buffer } | null, rollups: readonly RollupDelta[], callId: string | undefined): Promise<void> {
     if (block === null && rollups.length === 0) return;
     const keys: string[] = [this.k.verifications, this.k.verificationSequence, this.k.verificationCount,
       ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
@@ -102,7 +103,7 @@ export class RedisVerificationStore implements VerificationStore {
       args.push(index, 4 + GRANULARITIES.indexOf(d.granularity), d.time, d.digest, encode(d.dims),
         d.count, d.spentCredits, String(latencySum), d.latencyCount);
     }
-    await scripts.verificationsAppend.run(this.client, keys, args);
+    await scripts.verificationsAppend.run(this.client, keys, args, false, callId);
   }
 
   async range({ fromMs, toMs, limit }: { fromMs?: number; toMs?: number; limit: number }): Promise<VerificationRecord[]> {

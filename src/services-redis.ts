@@ -10,7 +10,6 @@ import type { Config } from './config.js';
 import type { Logger } from './obs/log.js';
 import { AnalyticsQueries } from './analytics/query-thread.js';
 import { ThreadRecorder } from './analytics/recorder-thread.js';
-import { SessionStore } from './dashboard/sessions.js';
 import { RedisInvalidationBus, type Invalidation } from './cache/invalidation.js';
 import { createRedis, waitUntilReady, type RedisClient, type RedisSettings } from './redis/client.js';
 import { checkPersistence } from './redis/persistence.js';
@@ -80,7 +79,6 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
       store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
     analytics: new AnalyticsQueries(config, log),
-    sessions: new SessionStore(),
     cache,
     now: Date.now,
     health: () => ({ redis: reachable() ? 'reachable' : 'unreachable' }),

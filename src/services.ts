@@ -15,7 +15,6 @@ import type { Recorder } from './analytics/recorder.js';
 import { AnalyticsQueries } from './analytics/query-thread.js';
 import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { closeHashPool } from './workers/pool.js';
-import { SessionStore } from './dashboard/sessions.js';
 import { Metrics } from './obs/metrics.js';
 import { countingLimiter, instrumentRedis } from './obs/instrument.js';
 import type { RedisClient } from './redis/client.js';
@@ -32,8 +31,6 @@ export interface Services {
   readonly recorder: Recorder;
   /** analytics.getVerifications, run on a thread of its own (src/analytics/query-thread.ts). */
   readonly analytics: AnalyticsQueries;
-  /** Dashboard sign-ins of this process (src/dashboard/sessions.ts). */
-  readonly sessions: SessionStore;
   /** Verification entries remembered in process (src/keys/hot-set.ts). */
   readonly hotKeys: VerificationHotSet;
   /** Bearer authentication with remembered principals (src/auth/root-key.ts). */
@@ -82,7 +79,6 @@ async function buildModeServices(config: Config, log: Logger): Promise<Services>
       store: { kind: 'lmdb', dataDir: config.dataDir }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
     analytics: new AnalyticsQueries(config, log),
-    sessions: new SessionStore(),
     now: Date.now,
   };
 }

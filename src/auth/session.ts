@@ -42,11 +42,11 @@ export function sessionIdFrom(cookieHeader: string): string {
 /** The session and its live root key, or null: unknown/expired session, revoked or removed key. */
 export async function liveSession(rootKeys: RootKeyStore, sessions: SessionStore, sessionId: string, nowMs: number): Promise<{ session: Session; record: RootKeyRecord } | null> {
   if (sessionId === '') return null;
-  const session = sessions.get(sessionId, nowMs);
+  const session = await sessions.get(sessionId, nowMs);
   if (!session) return null;
   const record = await rootKeys.findByHash(session.rootKeyHash);
   if (!record || record.revokedAt !== undefined) {
-    sessions.end(sessionId);
+    await sessions.end(sessionId);
     return null;
   }
   return { session, record };

@@ -75,7 +75,7 @@ export async function signIn(services: Services, req: DashboardRequest, body: Bu
     }
     const record = await services.storage.rootKeys.findByHash(hashKey(rootKey.trim()));
     if (!record || record.revokedAt !== undefined) throw new ApiError('err:keygate:authentication:unauthorized', INVALID);
-    const { id, session } = services.sessions.create(record.hash, services.now());
+    const { id, session } = await services.storage.sessions.create(record.hash, services.now());
     services.log.info({ requestId: req.info.requestId, rootKeyId: record.id }, 'dashboard sign-in');
     const maxAge = Math.floor((session.expiresAt - session.createdAt) / 1000);
     return withHeaders(dataReply(req.info.requestId, sessionData(record, session)), { 'set-cookie': cookie(id, maxAge, overHttps(services, req)) });
@@ -86,7 +86,7 @@ export async function signIn(services: Services, req: DashboardRequest, body: Bu
 
 export async function currentSession(services: Services, req: DashboardRequest): Promise<Reply> {
   try {
-    const live = await liveSession(services.storage.rootKeys, services.sessions, sessionIdFrom(req.cookie), services.now());
+    const live = await liveSession(services.storage.rootKeys, services.storage.sessions, sessionIdFrom(req.cookie), services.now());
     if (!live) throw new ApiError('err:keygate:authentication:unauthorized', NOT_SIGNED_IN);
     return withHeaders(dataReply(req.info.requestId, sessionData(live.record, live.session)), {});
   } catch (err) {
@@ -97,12 +97,12 @@ export async function currentSession(services: Services, req: DashboardRequest):
 export async function signOut(services: Services, req: DashboardRequest): Promise<Reply> {
   try {
     const id = sessionIdFrom(req.cookie);
-    const session = id === '' ? null : services.sessions.get(id, services.now());
+    const session = id === '' ? null : await services.storage.sessions.get(id, services.now());
     if (session) {
       if (!sameToken(req.csrf, session.csrfToken)) {
         throw new ApiError('err:keygate:authentication:unauthorized', `Signing out needs the session's ${CSRF_HEADER} header.`);
       }
-      services.sessions.end(id);
+      await services.storage.sessions.end(id);
     }
     return withHeaders(dataReply(req.info.requestId, {}), { 'set-cookie': cookie('', 0, overHttps(services, req) || req.cookie.includes(`${SECURE_SESSION_COOKIE}=`)) });
   } catch (err) {

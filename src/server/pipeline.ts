@@ -78,7 +78,7 @@ export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buff
     procedure.validate(input, info.path);
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
-      : authenticateSession(services.storage.rootKeys, services.sessions, info.session, services.now());
+      : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());
     if (principal instanceof Promise) return principal.then((p) => handle(procedure, input, p, info, services)).catch(failed);
     const reply = handle(procedure, input, principal, info, services);
     return reply instanceof Promise ? reply.catch(failed) : reply;

@@ -6,6 +6,7 @@
  * kept); "not found" resolves to null; a backend that cannot answer rejects with
  * ServiceUnavailableError. All methods are safe to call concurrently.
  */
+import type { SessionStore } from './sessions.js';
 import type {
   ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, VerificationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
 } from './records.js';
@@ -320,6 +321,8 @@ export interface Storage {
   readonly verifications: VerificationStore;
   readonly permissions: PermissionStore;
   readonly roles: RoleStore;
+  /** Dashboard sign-ins (sessions.ts): kept across restarts, the same on every replica. */
+  readonly sessions: SessionStore;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

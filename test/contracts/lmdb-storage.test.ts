@@ -6,6 +6,7 @@ import type { Storage } from '../../src/storage/types.js';
 import { describeStorage } from './storage.contract.js';
 import { describeMigrationStorage } from './migration-storage.contract.js';
 import { describeVerificationStorage } from './verification-storage.contract.js';
+import { describeSessionStorage } from './session-storage.contract.js';
 
 /** The folder of the storage currently open; each test gets a fresh one. */
 let dir: string | undefined;
@@ -34,3 +35,8 @@ describeStorage('lmdb', () => openFresh(), closeAndRemove, {
 describeMigrationStorage('lmdb', () => openFresh(), closeAndRemove);
 
 describeVerificationStorage('lmdb', openFresh, closeAndRemove);
+
+describeSessionStorage('lmdb', () => openFresh(), closeAndRemove, () => {
+  if (!dir) throw new Error('no LMDB folder to reopen');
+  return openLmdbStorage(dir);
+});

@@ -1,5 +1,5 @@
 /**
- * Runs every storage contract suite (storage, rbac, overrides, migrations, verifications) against
+ * Runs every storage contract suite (storage, rbac, overrides, migrations, verifications, sessions) against
  * openRedisStorage on a real Redis: the standalone server or the 3-master cluster of the global
  * setup. Each test gets its own client and a fresh random key prefix, so "fresh, empty storage"
  * holds on the shared server; the client is closed after the test (the storage does not own it).
@@ -14,6 +14,7 @@ import { describeOverrideStorage } from './override-storage.contract.js';
 import { describeRbacStorage } from './rbac-storage.contract.js';
 import { describeStorage } from './storage.contract.js';
 import { describeVerificationStorage } from './verification-storage.contract.js';
+import { describeSessionStorage } from './session-storage.contract.js';
 
 export type Topology = 'standalone' | 'cluster';
 
@@ -60,4 +61,5 @@ export function runRedisStorageContracts(topology: Topology): void {
   describeOverrideStorage(name, () => open(), close);
   describeMigrationStorage(name, () => open(), close);
   describeVerificationStorage(name, (retained) => open(freshPrefix(), retained), close);
+  describeSessionStorage(name, () => open(), close, () => open(lastPrefix));
 }

@@ -17,6 +17,7 @@ import { LmdbRoleStore } from './roles.js';
 import { LmdbOverrideStore } from './overrides.js';
 import { LmdbMigrationStore } from './migrations.js';
 import { LmdbVerificationStore } from './verifications.js';
+import { LmdbSessionStore } from './sessions.js';
 import { LmdbChangeFeed } from './changes.js';
 import type { ChangeFeed } from '../../cache/change-feed.js';
 
@@ -55,6 +56,9 @@ export interface LmdbTables {
   readonly verificationRollups: Database;
   /** Sequence-numbered log of changes to what verification reads (changes.ts). */
   readonly changes: Database;
+  /** Dashboard sessions: digest of the session id → session; root key hash → its digests (sessions.ts). */
+  readonly sessions: Database;
+  readonly sessionsByRootKey: Database;
 }
 
 export interface LmdbStorageOptions {
@@ -111,6 +115,8 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     verificationRollups: root.openDB({ name: 'verification_rollups', encoding: 'msgpack' }),
     counters: root.openDB({ name: 'counters', encoding: 'msgpack' }),
     changes: root.openDB({ name: 'changes', encoding: 'msgpack' }),
+    sessions: root.openDB({ name: 'dashboard_sessions', encoding: 'msgpack' }),
+    sessionsByRootKey: root.openDB({ name: 'dashboard_sessions_by_root_key', encoding: 'msgpack' }),
   };
   let closed = false;
   return {
@@ -125,6 +131,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     migrations: new LmdbMigrationStore(t),
     verifications: new LmdbVerificationStore(t, options.verificationsRetained ?? 1_000_000),
     changes: new LmdbChangeFeed(t.changes),
+    sessions: new LmdbSessionStore(t),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

@@ -44,6 +44,10 @@ export function storageKeys(prefix: string) {
     rootKey: (id: string) => k('rootkey', idTag(id), 'rec'),
     /** String `<id>|<claimedAtMs>` (unique-index.ts). */
     rootKeyByHash: (hash: string) => k('rootkey-hash', digest(hash), 'id'),
+    /** Hash of one dashboard session, by the digest of its id; expires with the session (sessions.ts). */
+    session: (sessionDigest: string) => k('session', idTag(sessionDigest), 'rec'),
+    /** Sorted set of one root key's session digests, scored by creation time (sessions.ts). */
+    sessionsOf: (rootKeyHash: string) => k('session-rk', digest(rootKeyHash), 'ids'),
     /** Sorted set of every root key id (score 0); few, so list() reads them all. */
     rootKeyIds: k('rootkey-all', 'rootkeys', 'ids'),
 

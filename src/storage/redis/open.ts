@@ -47,6 +47,7 @@ import { RecordIo } from './record-io.js';
 import { RedisRoleStore } from './roles.js';
 import { RedisRootKeyStore } from './root-keys.js';
 import { UniqueIndex } from './unique-index.js';
+import { RedisSessionStore } from './sessions.js';
 import { RedisVerificationStore } from './verifications.js';
 
 export interface RedisStorageOptions {
@@ -104,6 +105,7 @@ export function openRedisStorage(client: RedisClient, options: RedisStorageOptio
     overrides: guardedStore(new RedisOverrideStore(client, k, io, index)),
     migrations: guardedStore(new RedisMigrationStore(client, k, io)),
     verifications: guardedStore(new RedisVerificationStore(client, k, options.verificationsRetained ?? 1_000_000)),
+    sessions: guardedStore(new RedisSessionStore(client, k)),
     async close() {
       // Nothing is buffered here (every write was acknowledged) and the client is the caller's.
     },

@@ -30,7 +30,7 @@ export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
     if (record.id !== principal.rootKeyId) requireHeld(principal, record.permissions, 'revoke keys with');
     // Revoking a revoked key again is a no-op that keeps the first time.
     await rootKeys.revoke(record.id, services.now());
-    services.sessions.endForRootKey(record.hash);
+    await services.storage.sessions.endForRootKey(record.hash);
     return {};
   },
 });

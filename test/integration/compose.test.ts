@@ -19,6 +19,8 @@ describe('docker-compose.yml', () => {
     expect(text.match(/--cluster-require-full-coverage no/g)).toHaveLength(3);
     expect(text).toContain('server keygate-3:8080');
     expect(text).toContain('ROOT_KEY: compose-test-root-key-123');
+    // A replica stopped for an upgrade drains (SHUTDOWN_GRACE_MS, 10 s) before Docker kills it.
+    expect(text.match(/stop_grace_period: 15s/g)).toHaveLength(3);
   });
 
   test('is accepted without a root key too (root keys are then made with the CLI)', async () => {

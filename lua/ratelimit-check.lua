@@ -84,8 +84,9 @@ for g = 1, G do
   out[g + 1] = passed and 1 or 0
 end
 
--- Numbers go to redis.call as numbers: it writes them as exact decimals (%.17g, exact below 2^53),
--- where Lua's own tostring would round above 10^14 and string.format costs a call per number.
+-- Numbers go out as "%.0f": Lua's default "%.14g" would round counts above 10^14, and a number
+-- handed to redis.call as it is becomes "1e+08" on some Redis versions (7.2.0 to 7.2.4).
+local function int(x) return string.format('%.0f', x) end
 local n = G + 1
 for i = 1, #KEYS do
   local c = kc[i]
@@ -93,10 +94,10 @@ for i = 1, #KEYS do
   -- only time the TTL moves).
   if c ~= kc0[i] then
     if ksw[i] == ks[i] then
-      rcall('HINCRBY', KEYS[i], 'c', c - kc0[i])
+      rcall('HINCRBY', KEYS[i], 'c', int(c - kc0[i]))
     else
-      rcall('HSET', KEYS[i], 's', ks[i], 'c', c, 'p', kp[i])
-      rcall('PEXPIRE', KEYS[i], 2 * kd[i] + slack)
+      rcall('HSET', KEYS[i], 's', int(ks[i]), 'c', int(c), 'p', int(kp[i]))
+      rcall('PEXPIRE', KEYS[i], int(2 * kd[i] + slack))
     end
   end
   -- A key no check named (callers never send one) still fills its place, so the reply keeps its length.

@@ -31,6 +31,8 @@ export class ThreadRecorder implements Recorder {
   private readonly buffer: ColumnsBuilder;
   /** Records posted to the thread and not yet acknowledged as written. */
   private unacknowledged = 0;
+  /** Records the thread keeps to try again (the store refused them), as of its last message. */
+  private threadRefused = 0;
   private readonly worker: Worker;
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
@@ -97,7 +99,7 @@ export class ThreadRecorder implements Recorder {
       written: this.threadWritten + (inline?.written ?? 0),
       failed: this.threadFailed + (inline?.failed ?? 0),
       dropped: this.dropped + (inline?.dropped ?? 0),
-      pending: this.buffer.count + this.unacknowledged + (inline?.pending ?? 0),
+      pending: this.buffer.count + this.unacknowledged + this.threadRefused + (inline?.pending ?? 0),
       onThread: this.inline === null,
     };
   }
@@ -122,6 +124,7 @@ export class ThreadRecorder implements Recorder {
       this.unacknowledged -= message.count;
       this.threadWritten = message.written;
       this.threadFailed = message.failed;
+      this.threadRefused = message.refused;
     }
     else if (message.type === 'done') this.settle(message.id);
     else this.log[message.level](message.obj, message.msg);
@@ -135,10 +138,11 @@ export class ThreadRecorder implements Recorder {
 
   private exited(code: number): void {
     if (this.closed) return;
-    const lost = this.unacknowledged;
+    const lost = this.unacknowledged + this.threadRefused;
     this.log.error({ code, lost }, 'the analytics writer thread stopped; verification records are written on the event loop from now on');
     this.dropped += lost;
     this.unacknowledged = 0;
+    this.threadRefused = 0;
     this.inline = new VerificationRecorder(this.store, this.log, { rollupRetentionMs: this.options.rollupRetentionMs, maxPending: this.maxPending });
     if (this.buffer.count > 0) this.inline.recordColumns(this.buffer.take());
     // Whoever waits for a flush gets the inline recorder's, which holds everything still known.

@@ -34,8 +34,11 @@ export type ToWorker =
   | { readonly type: 'flush' | 'close'; readonly id: number };
 
 export type FromWorker =
-  /** A batch was stored (or refused: `failed` counts those, since start). */
-  | { readonly type: 'written'; readonly count: number; readonly written: number; readonly failed: number }
+  /**
+   * A batch was handed to the store: stored, kept to be tried again (`refused` counts the records
+   * kept now), or given up (`failed` counts those, since start).
+   */
+  | { readonly type: 'written'; readonly count: number; readonly written: number; readonly failed: number; readonly refused: number }
   | { readonly type: 'done'; readonly id: number }
   | { readonly type: 'log'; readonly level: 'error' | 'warn'; readonly obj: object; readonly msg: string };
 
@@ -58,7 +61,7 @@ function openStore(spec: RecorderStoreSpec): { store: VerificationStore; ready: 
   // The same client settings as the server's own connections, so no offline queue: without
   // waiting for the first connection, the first batches (a server verifying keys within a
   // second of starting) failed with "Stream isn't writeable" and were dropped. Later, while Redis
-  // is unreachable, appends fail and the recorder logs and drops those batches, as inline.
+  // is unreachable, appends fail and the recorder keeps those batches and tries them again, as inline.
   const client = createRedis(spec.settings, 'analytics', log);
   const store = new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained);
   const ready = waitUntilReady(client, 'Redis', FIRST_CONNECT_WAIT_MS).catch(() => {});
@@ -80,7 +83,7 @@ port.on('message', (message: ToWorker) => void ready.then(async (recorder) => {
       recorder.recordColumns(message.batch);
       // Chained by the recorder: batches are stored, and acknowledged, in order.
       await recorder.writeBuffered();
-      post({ type: 'written', count: message.batch.count, written: recorder.written, failed: recorder.failed });
+      post({ type: 'written', count: message.batch.count, written: recorder.written, failed: recorder.failed, refused: recorder.refusedPending });
       return;
     }
     case 'flush':

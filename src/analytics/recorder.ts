@@ -5,7 +5,8 @@
  * are dropped and counted rather than letting memory grow or slowing verification. A write the
  * store refuses (Redis unreachable for a while) is kept and tried again at every flush, before
  * anything newer, with the same call ids each time, so a try that did land counts once (stores
- * say how: VerificationStore.appendColumns); kept writes are bounded by `maxPending` records too.
+ * say how: VerificationStore.appendColumns); kept writes are bounded (`maxRefused` records, for
+ * at most MAX_REFUSED_MS), beyond which they are counted as failed.
  *
  * Rollups: the store adds the increments the recorder hands it with the records. Increments are
  * summed here first and handed over with the first batch after each UTC minute ends: the minute
@@ -21,9 +22,11 @@
  * more (those before the bucket holding now − retention), so rollups stay bounded by time.
  */
 import { randomBytes } from 'node:crypto';
+import { ServiceUnavailableError } from '../errors/api-error.js';
+import { isUnavailable } from '../redis/client.js';
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, RollupSums, type RollupDelta } from '../storage/rollups.js';
-import type { VerificationStore } from '../storage/types.js';
+import { APPEND_RETRY_MS, type VerificationStore } from '../storage/types.js';
 import { ColumnsBuilder, NO_COLUMNS, type DimsSlot, type VerificationColumns } from '../storage/verification-columns.js';
 
 /** Where the recorder reports failures: the server's logger, or the writer thread's messages to it. */
@@ -68,6 +71,8 @@ export interface RecorderOptions {
   /** A full batch is written at once, without waiting for the timer. */
   readonly batchSize?: number;
   readonly maxPending?: number;
+  /** Records of refused writes kept to be tried again (default 200,000). */
+  readonly maxRefused?: number;
   /** How long rollup buckets are kept (the analytics look-back); unset: never pruned. */
   readonly rollupRetentionMs?: number;
   /** The clock pruning is decided by. */
@@ -83,17 +88,28 @@ const MINUTE_MS = 60_000;
 /** Held increments of one granularity handed over at once beyond this many (bounds memory). */
 const MAX_HELD = 200_000;
 
-/** One write to the store, kept whole while the store refuses it. */
+/** One write to the store, kept while the store refuses it. */
 interface Write {
   readonly batches: readonly VerificationColumns[];
   readonly increments: readonly RollupDelta[];
   readonly records: number;
-  /** Sent with every try (VerificationStore.appendColumns), so a try that did land counts once. */
+  /** With the batch's index, sent with every try (VerificationStore.appendColumns), so a try that did land counts once. */
   readonly callId: string;
+  /** Batches stored so far (a retry goes on from there). */
+  landed: number;
+  /** When the store first refused it (0: not yet). */
+  firstRefusedMs: number;
 }
 
 /** Makes this process's write ids its own across the deployment and across restarts. */
 const RUN_ID = randomBytes(9).toString('base64url');
+/** Writes made in this process (every recorder), for their call ids. */
+let writeCount = 0;
+/** How long a refused write is tried again: while the store still knows its call ids. */
+const MAX_REFUSED_MS = APPEND_RETRY_MS;
+
+/** Redis unreachable (or timed out): the store may take the write later. */
+const isUnreachable = (err: unknown): boolean => err instanceof ServiceUnavailableError || isUnavailable(err);
 
 export class VerificationRecorder implements Recorder {
   /** Records given one at a time; made on the first (the writer thread hands columns instead). */
@@ -104,6 +120,7 @@ export class VerificationRecorder implements Recorder {
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly maxPending: number;
+  private readonly maxRefused: number;
   private readonly rollupRetentionMs: number | undefined;
   private readonly now: () => number;
   private lastPruneMs = -Infinity;
@@ -121,12 +138,11 @@ export class VerificationRecorder implements Recorder {
   /** Writes the store refused (Redis unreachable, say), oldest first, to be tried again. */
   private refused: Write[] = [];
   private refusedRecords = 0;
-  /** Writes made, for their call ids. */
-  private writes = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: RecorderLog, options: RecorderOptions = {}) {
     this.batchSize = options.batchSize ?? 2_000;
     this.maxPending = options.maxPending ?? 200_000;
+    this.maxRefused = options.maxRefused ?? 200_000;
     this.rollupRetentionMs = options.rollupRetentionMs;
     this.now = options.now ?? Date.now;
     this.lastMinutesMs = this.now();
@@ -201,18 +217,21 @@ export class VerificationRecorder implements Recorder {
       for (const coarse of this.coarse.values()) increments.push(coarse);
       this.coarse = new RollupSums();
     }
-    if (records === 0 && increments.length === 0) return this.writing;
-    const write: Write = { batches, increments, records, callId: `${RUN_ID}.${(this.writes++).toString(36)}` };
+    if (records === 0 && increments.length === 0) {
+      // Nothing new: refused writes are still tried again (every tick, and at a flush).
+      if (this.refused.length > 0) this.writing = this.writing.then(async () => { await this.retryRefused(); });
+      return this.writing;
+    }
+    const write: Write = { batches, increments, records, callId: `${RUN_ID}.${(writeCount++).toString(36)}`, landed: 0, firstRefusedMs: 0 };
     // Writes are chained so batches reach the store in order; refused ones are tried again first.
     this.storing += records;
     this.writing = this.writing.then(async () => {
-      if (!(await this.retryRefused())) return this.keepRefused(write);
+      if (!(await this.retryRefused())) return this.refuse(write, null);
       try {
         await this.append(write);
         this.written += records;
       } catch (err) {
-        this.log.error({ err, records }, 'verification records could not be stored; they are kept and tried again');
-        this.keepRefused(write);
+        this.refuse(write, err);
       }
     }).finally(() => {
       this.storing -= records;
@@ -220,17 +239,27 @@ export class VerificationRecorder implements Recorder {
     return this.writing;
   }
 
-  /** One write: its batches in order, the increments with the last; the same call ids every try. */
+  /**
+   * One write: its batches in order, the increments with the last, each batch with its own call
+   * id every try; batches that landed on an earlier try are not sent again.
+   */
   private async append(write: Write): Promise<void> {
     const { batches, increments, callId } = write;
-    for (let i = 0; i < batches.length - 1; i++) await this.store.appendColumns(batches[i]!, [], `${callId}.b${i}`);
-    await this.store.appendColumns(batches.at(-1) ?? NO_COLUMNS, increments, `${callId}.b${Math.max(0, batches.length - 1)}`);
+    const last = Math.max(0, batches.length - 1);
+    for (let i = write.landed; i <= last; i++) {
+      await this.store.appendColumns(batches[i] ?? NO_COLUMNS, i === last ? increments : [], `${callId}.b${i}`);
+      write.landed = i + 1;
+    }
   }
 
   /** Tries the refused writes again, oldest first; false while the store still refuses them. */
   private async retryRefused(): Promise<boolean> {
     while (this.refused.length > 0) {
       const write = this.refused[0]!;
+      if (this.now() - write.firstRefusedMs > MAX_REFUSED_MS) {
+        this.giveUp(this.refused.shift()!, 'verification records refused for too long were dropped');
+        continue;
+      }
       try {
         await this.append(write);
       } catch {
@@ -245,18 +274,35 @@ export class VerificationRecorder implements Recorder {
   }
 
   /**
-   * Keeps a refused write for another try. Bounded like the buffer (maxPending records): beyond
-   * it the oldest kept writes are given up, logged and counted as failed.
+   * A write the store refused (`err`; null when it was not tried, the store refusing older ones).
+   * Kept for another try only when the store was unreachable (anything else would fail again
+   * and hold back every later write), and only up to `maxRefused` records: beyond, the oldest
+   * kept writes are given up, logged and counted as failed.
    */
-  private keepRefused(write: Write): void {
+  private refuse(write: Write, err: unknown): void {
+    if (err !== null && !isUnreachable(err)) {
+      this.failed += write.records;
+      this.log.error({ err, records: write.records }, 'verification records could not be stored and were dropped');
+      return;
+    }
+    if (err !== null && this.refused.length === 0) this.log.error({ err, records: write.records }, 'verification records could not be stored; they are kept and tried again');
+    write.firstRefusedMs ||= this.now();
     this.refused.push(write);
     this.refusedRecords += write.records;
-    while (this.refusedRecords > this.maxPending && this.refused.length > 1) {
-      const lost = this.refused.shift()!;
-      this.refusedRecords -= lost.records;
-      this.failed += lost.records;
-      this.log.error({ records: lost.records }, 'verification records were refused for too long and were dropped');
+    while (this.refusedRecords > this.maxRefused && this.refused.length > 1) {
+      this.giveUp(this.refused.shift()!, 'verification records were refused while more waited than are kept, and were dropped');
     }
+  }
+
+  private giveUp(write: Write, message: string): void {
+    this.refusedRecords -= write.records;
+    this.failed += write.records;
+    this.log.error({ records: write.records }, message);
+  }
+
+  /** Records refused by the store and kept to be tried again. */
+  get refusedPending(): number {
+    return this.refusedRecords;
   }
 
   stats(): RecorderStats {

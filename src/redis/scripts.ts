@@ -13,18 +13,19 @@ import type { RedisClient } from './client.js';
 const LUA_DIR = fileURLToPath(new URL('../../lua/', import.meta.url));
 
 /**
- * How long a script's reply is remembered for a resend of the same call. ioredis resends a command
- * whose connection closed before its reply (a reconnect, a Cluster slot refresh) within seconds;
- * a minute leaves room for a slow reconnect and keeps the remembered replies few.
+ * How long a script's reply is remembered for a resend of the same call, by default. ioredis
+ * resends a command whose connection closed before its reply (a reconnect, a Cluster slot refresh)
+ * within a few seconds; a short time keeps the remembered replies few (one per limit call and per
+ * credit spend). A caller that retries on its own for longer gives a longer time (load's options).
  */
-export const ONCE_TTL_MS = 60_000;
+export const ONCE_TTL_MS = 10_000;
 
 /**
  * Wraps a script so that one call has one effect however often it arrives: the last key names
  * the call (added by LuaScript, see callKeys) and is taken off KEYS before the script runs; a call
  * seen before answers its first reply again, without running.
  */
-function runsOnce(source: string): string {
+function runsOnce(source: string, ttlMs: number): string {
   return [
     'local __once = table.remove(KEYS)',
     "local __seen = redis.call('GET', __once)",
@@ -32,7 +33,7 @@ function runsOnce(source: string): string {
     'local __reply = (function()',
     source,
     'end)()',
-    `redis.call('SET', __once, cmsgpack.pack(__reply), 'PX', ${ONCE_TTL_MS})`,
+    `redis.call('SET', __once, cmsgpack.pack(__reply), 'PX', ${ttlMs})`,
     'return __reply',
   ].join('\n');
 }
@@ -47,15 +48,18 @@ export class LuaScript {
   /** What is sent: the script's text, wrapped by runsOnce for a `once` script. */
   readonly source: string;
 
-  /** `once`: the script writes, and a resent call must not write twice (runsOnce). */
-  constructor(readonly name: string, text: string, readonly once = false) {
-    this.source = once ? runsOnce(text) : text;
+  /**
+   * `once`: the script writes, and a resent call must not write twice (runsOnce); its reply is
+   * remembered for `onceTtlMs`.
+   */
+  constructor(readonly name: string, text: string, readonly once = false, onceTtlMs = ONCE_TTL_MS) {
+    this.source = once ? runsOnce(text, onceTtlMs) : text;
     this.sha = createHash('sha1').update(this.source).digest('hex');
   }
 
   /** Loads `lua/<name>.lua` (relative to the package, from src/ and from dist/ alike). */
-  static load(name: string, options: { once?: boolean } = {}): LuaScript {
-    return new LuaScript(name, readFileSync(`${LUA_DIR}${name}.lua`, 'utf8'), options.once === true);
+  static load(name: string, options: { once?: boolean; onceTtlMs?: number } = {}): LuaScript {
+    return new LuaScript(name, readFileSync(`${LUA_DIR}${name}.lua`, 'utf8'), options.once === true, options.onceTtlMs);
   }
 
   /**

@@ -278,6 +278,12 @@ export interface ScanPage<T> {
  * sums. Dropping old records leaves the rollups as they are; rollup buckets are removed only by
  * pruneRollups.
  */
+/**
+ * How long a caller may try a refused append again with the same call id and still have it
+ * applied once (appendColumns); a store remembers an append's id at least this long.
+ */
+export const APPEND_RETRY_MS = 10 * 60_000;
+
 export interface VerificationStore {
   /**
    * Stores the records and adds the rollup increments in one atomic write (a backend may split a

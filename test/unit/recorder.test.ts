@@ -6,7 +6,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { VerificationRecorder } from '../../src/analytics/recorder.js';
 import { createLogger } from '../../src/obs/log.js';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
-import type { Storage } from '../../src/storage/types.js';
+import type { Storage, VerificationStore } from '../../src/storage/types.js';
+import { ServiceUnavailableError } from '../../src/errors/api-error.js';
 
 const record = (i: number) => ({ time: 1_000 + i, requestId: `req_${i}`, apiId: 'api_1', keyId: 'key_1', outcome: 'VALID', spentCredits: 0 });
 
@@ -133,6 +134,50 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     expect(await starts('month')).toEqual(['2025-05-01T00:00:00.000Z']);
     // The records themselves are bounded by count (VERIFICATIONS_RETAINED), not by this.
     expect(await storage.verifications.count()).toBe(4);
+    await recorder.close();
+  });
+
+  /** The real store, with its appends refused (with `error`) while `refusing` is set. */
+  const refusing = (error: () => Error) => {
+    const real = storage.verifications;
+    const state = { refusing: true, tries: 0 };
+    const store: VerificationStore = Object.assign(Object.create(real) as VerificationStore, {
+      appendColumns: (...args: Parameters<VerificationStore['appendColumns']>) => {
+        state.tries++;
+        return state.refusing ? Promise.reject(error()) : real.appendColumns(...args);
+      },
+    });
+    return { store, state };
+  };
+
+  test('a write refused because the store is unreachable is kept and written once it answers, before newer ones', async () => {
+    open();
+    const { store, state } = refusing(() => new ServiceUnavailableError('redis down'));
+    const recorder = new VerificationRecorder(store, log, { flushIntervalMs: 60_000 });
+    for (let i = 0; i < 3; i++) recorder.record(record(i));
+    await recorder.flush();
+    for (let i = 3; i < 5; i++) recorder.record(record(i));
+    await recorder.flush(); // the older write is refused again, so the newer one waits behind it
+    expect(recorder.stats()).toMatchObject({ written: 0, failed: 0, pending: 5 });
+    state.refusing = false;
+    await recorder.flush();
+    expect((await storage.verifications.range({ limit: 10 })).map((r) => r.requestId)).toEqual(['req_0', 'req_1', 'req_2', 'req_3', 'req_4']);
+    expect(recorder.stats()).toMatchObject({ written: 5, failed: 0, pending: 0 });
+    await recorder.close();
+  });
+
+  test('a write refused for any other reason is dropped at once and counted, and holds back nothing', async () => {
+    open();
+    const { store, state } = refusing(() => new Error('the block could not be encoded'));
+    const recorder = new VerificationRecorder(store, log, { flushIntervalMs: 60_000 });
+    for (let i = 0; i < 3; i++) recorder.record(record(i));
+    await recorder.flush();
+    expect(recorder.stats()).toMatchObject({ written: 0, failed: 3, pending: 0 });
+    state.refusing = false;
+    for (let i = 3; i < 5; i++) recorder.record(record(i));
+    await recorder.flush();
+    expect((await storage.verifications.range({ limit: 10 })).map((r) => r.requestId)).toEqual(['req_3', 'req_4']);
+    expect(state.tries).toBe(2);
     await recorder.close();
   });
 });

@@ -3,6 +3,7 @@
  * the reply). Loaded once at import; run through LuaScript (EVALSHA, EVAL on NOSCRIPT). Every
  * call passes keys of one slot only (keys.ts puts them under one tag).
  */
+import { APPEND_RETRY_MS } from '../types.js';
 import { LuaScript } from '../../redis/scripts.js';
 
 /**
@@ -17,7 +18,8 @@ export const scripts = {
   indexRelease: LuaScript.load('index-release'),
   creditsRead: LuaScript.load('credits-change'),
   creditsChange: LuaScript.load('credits-change', { once: true }),
-  verificationsAppend: LuaScript.load('verifications-append', { once: true }),
+  // A refused append is tried again with the same call id for up to APPEND_RETRY_MS.
+  verificationsAppend: LuaScript.load('verifications-append', { once: true, onceTtlMs: APPEND_RETRY_MS + 60_000 }),
 } as const;
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

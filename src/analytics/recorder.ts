@@ -262,8 +262,11 @@ export class VerificationRecorder implements Recorder {
       }
       try {
         await this.append(write);
-      } catch {
-        return false;
+      } catch (err) {
+        if (isUnreachable(err)) return false;
+        // Refused for another reason now: it would only hold back the writes behind it.
+        this.giveUp(this.refused.shift()!, 'verification records kept for another try could not be stored and were dropped', err);
+        continue;
       }
       this.refused.shift();
       this.refusedRecords -= write.records;
@@ -294,10 +297,10 @@ export class VerificationRecorder implements Recorder {
     }
   }
 
-  private giveUp(write: Write, message: string): void {
+  private giveUp(write: Write, message: string, err?: unknown): void {
     this.refusedRecords -= write.records;
     this.failed += write.records;
-    this.log.error({ records: write.records }, message);
+    this.log.error({ ...(err === undefined ? {} : { err }), records: write.records }, message);
   }
 
   /** Records refused by the store and kept to be tried again. */

@@ -3,24 +3,14 @@
  * while Redis was away are kept and written once it is back (with the same call ids, so a write
  * that did land before the outage counts once), and the counts are exact.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ok, startReplicas, type Replicas } from '../support/replicas.js';
-import { startRedisStandalone, type RedisStandalone } from '../support/redis-servers.js';
+import { describe, expect, test } from 'vitest';
+import { ok, useReplicaOnOwnRedis } from '../support/replicas.js';
 
 describe('distributed: analytics survive a Redis outage', () => {
-  let redis: RedisStandalone;
-  let r: Replicas;
-  beforeAll(async () => {
-    // Persistent, as production Redis is (AOF): what was written is there after the restart.
-    redis = await startRedisStandalone({ persistent: true });
-    r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '100' });
-  }, 60_000);
-  afterAll(async () => {
-    await r?.stop();
-    await redis?.stop(true);
-  });
+  const env = useReplicaOnOwnRedis();
 
   test('Redis stopped for 5 s under traffic and started again: every answered verification is counted once', async () => {
+    const { redis, r } = env;
     const { apiId } = await ok(r.call(0, 'apis.createApi', { name: 'outage' }));
     const { key, keyId } = await ok(r.call(0, 'keys.createKey', { apiId }));
     let answered = 0;

@@ -3,24 +3,14 @@
  * 503 envelope within the command timeout, without queueing, and work again by themselves once
  * Redis is back, with no keygate restart.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ok, startReplicas, type Replicas } from '../support/replicas.js';
-import { startRedisStandalone, type RedisStandalone } from '../support/redis-servers.js';
+import { describe, expect, test } from 'vitest';
+import { ok, useReplicaOnOwnRedis } from '../support/replicas.js';
 
 describe('distributed: Redis down and back', () => {
-  let redis: RedisStandalone;
-  let r: Replicas;
-  beforeAll(async () => {
-    // Persistent, as production Redis is (AOF): what was acknowledged is there after the restart.
-    redis = await startRedisStandalone({ persistent: true });
-    r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '100' });
-  }, 60_000);
-  afterAll(async () => {
-    await r?.stop();
-    await redis?.stop(true);
-  });
+  const env = useReplicaOnOwnRedis();
 
   test('503 envelopes while Redis is down (fast), then recovery without a restart', async () => {
+    const { redis, r } = env;
     const { apiId } = await ok(r.call(0, 'apis.createApi', { name: 'down' }));
     const { key, keyId } = await ok(r.call(0, 'keys.createKey', { apiId, credits: { remaining: 10 } }));
     expect((await ok(r.call(0, 'keys.verifyKey', { key }))).code).toBe('VALID');

@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { callKeygate, type CallResult } from './harness.js';
 import { spawnKeygate, type ChildKeygate } from './process.js';
+import { startRedisStandalone, type RedisStandalone } from './redis-servers.js';
 
 export interface Replicas {
   readonly rootKey: string;
@@ -53,4 +54,25 @@ export async function ok<T = any>(answer: Promise<CallResult<T>>): Promise<any> 
   const res = await answer;
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
   return (res.body as any).data;
+}
+
+/**
+ * For a test file that stops and starts Redis under a keygate: a persistent standalone Redis of its
+ * own (AOF, as production Redis is: what was acknowledged is there after a restart) and one replica
+ * on it with a 100 ms command timeout, started before the file's tests and stopped after them.
+ */
+export function useReplicaOnOwnRedis(): { readonly redis: RedisStandalone; readonly r: Replicas } {
+  const started: { redis?: RedisStandalone; r?: Replicas } = {};
+  beforeAll(async () => {
+    started.redis = await startRedisStandalone({ persistent: true });
+    started.r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: started.redis.url, REDIS_COMMAND_TIMEOUT_MS: '100' });
+  }, 60_000);
+  afterAll(async () => {
+    await started.r?.stop();
+    await started.redis?.stop(true);
+  });
+  return {
+    get redis() { return started.redis!; },
+    get r() { return started.r!; },
+  };
 }

@@ -12,6 +12,7 @@ import { AnalyticsQueries } from './analytics/query-thread.js';
 import { ThreadRecorder } from './analytics/recorder-thread.js';
 import { RedisInvalidationBus, type Invalidation } from './cache/invalidation.js';
 import { createRedis, waitUntilReady, type RedisClient, type RedisSettings } from './redis/client.js';
+import { circuitStates } from './redis/circuit-breaker.js';
 import { checkPersistence } from './redis/persistence.js';
 import { ReplicaWait } from './redis/replica-wait.js';
 import { RedisRateLimiter } from './ratelimit/redis-limiter.js';
@@ -83,6 +84,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     now: Date.now,
     health: () => ({ redis: reachable() ? 'reachable' : 'unreachable' }),
     redisClients: clients,
+    redisCircuits: circuitStates,
     release,
   };
 }

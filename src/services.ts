@@ -18,6 +18,7 @@ import { closeHashPool } from './workers/pool.js';
 import { Metrics } from './obs/metrics.js';
 import { countingLimiter, instrumentRedis } from './obs/instrument.js';
 import type { RedisClient } from './redis/client.js';
+import type { CircuitState } from './redis/circuit-breaker.js';
 import type { ChangeFeed } from './cache/change-feed.js';
 import { VerificationHotSet } from './keys/hot-set.js';
 import { RootKeyAuthenticator } from './auth/root-key.js';
@@ -45,6 +46,8 @@ export interface Services {
   readonly health?: () => Readonly<Record<string, string>>;
   /** Distributed mode: the Redis clients, so GET /metrics can time their commands. */
   readonly redisClients?: readonly RedisClient[];
+  /** Distributed mode: the Redis masters' circuit breakers, for GET /metrics. */
+  readonly redisCircuits?: () => ReadonlyMap<string, Readonly<CircuitState>>;
   /** Releases what the mode holds beyond storage and limiter (Redis connections). */
   readonly release?: () => Promise<void>;
 }
@@ -59,6 +62,7 @@ export async function buildServices(config: Config, log: Logger): Promise<Servic
   metrics.cache('verification', () => ({ hits: hotKeys.hits, misses: hotKeys.misses, evictions: hotKeys.evictions }));
   metrics.recorder(() => services.recorder.stats());
   for (const client of services.redisClients ?? []) instrumentRedis(client, metrics);
+  if (services.redisCircuits) metrics.circuits(services.redisCircuits);
   return { ...services, metrics, limiter: countingLimiter(services.limiter, metrics) };
 }
 

@@ -33,8 +33,14 @@ export interface InvalidationListener {
 /** Failed reconnects to one node before the bus tries the next seed node. */
 const ATTEMPTS_PER_NODE = 3;
 const HEARTBEAT_MS = 500;
-/** A heartbeat not received this long after it was sent means messages may be getting lost. */
+/**
+ * A heartbeat not received this long after it was sent means messages may be getting lost. On a
+ * Cluster the wait starts once a master accepted the PUBLISH: one that went to a master that stopped
+ * answering says nothing about the subscriber's node, and must not empty the cache while it works.
+ */
 const HEARTBEAT_DEADLINE_MS = 1_000;
+/** On a Cluster, no heartbeat back for this long (none could be published) means the same. */
+const NO_ROUND_TRIP_LIMIT_MS = 5_000;
 const HEARTBEAT_AREA = '__heartbeat';
 
 export class RedisInvalidationBus {
@@ -45,15 +51,20 @@ export class RedisInvalidationBus {
   private subscriber: Redis | undefined;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
-  /** The heartbeat in flight: its number and when it was sent. */
-  private pending: { beat: number; sentAtMs: number } | undefined;
+  /** The heartbeat in flight: its number, when it was sent and, once Redis accepted it, when. */
+  private pending: { beat: number; sentAtMs: number; acceptedAtMs?: number } | undefined;
+  /** One Redis: the publish goes to the subscriber's own server, so its wait starts when sent. */
+  private readonly standalone: boolean;
+  /** When a heartbeat last came back (or the subscription became live). */
+  private lastRoundTripMs = 0;
   private beats = 0;
   private firstSubscribed: (() => void) | undefined;
   live = false;
 
   constructor(private readonly publisher: RedisClient, settings: RedisSettings, private readonly channel: string, private readonly log: Logger) {
     // A URL keeps everything it says (rediss:// TLS, credentials, database) for the subscriber too.
-    this.seeds = settings.clusterNodes && settings.clusterNodes.length > 0 ? [...settings.clusterNodes] : [settings.url!];
+    this.standalone = !(settings.clusterNodes && settings.clusterNodes.length > 0);
+    this.seeds = this.standalone ? [settings.url!] : [...settings.clusterNodes!];
   }
 
   listen(listener: InvalidationListener): void {
@@ -126,7 +137,10 @@ export class RedisInvalidationBus {
       return;
     }
     if (message.area === HEARTBEAT_AREA) {
-      if (this.pending && message.key === `${this.instance}:${this.pending.beat}`) this.pending = undefined;
+      if (this.pending && message.key === `${this.instance}:${this.pending.beat}`) {
+        this.pending = undefined;
+        this.lastRoundTripMs = Date.now();
+      }
       return;
     }
     for (const listener of this.listeners) listener.onMessage(message);
@@ -136,7 +150,8 @@ export class RedisInvalidationBus {
   private heartbeat(): void {
     if (!this.live || this.closed) return;
     const now = Date.now();
-    if (this.pending && now - this.pending.sentAtMs > HEARTBEAT_DEADLINE_MS) {
+    const waitingSince = this.standalone ? this.pending?.sentAtMs : this.pending?.acceptedAtMs;
+    if ((waitingSince !== undefined && now - waitingSince > HEARTBEAT_DEADLINE_MS) || now - this.lastRoundTripMs > NO_ROUND_TRIP_LIMIT_MS) {
       this.log.warn('cache invalidation messages are not coming through: reconnecting, cache bypassed meanwhile');
       this.setLive(false);
       this.pending = undefined;
@@ -146,13 +161,18 @@ export class RedisInvalidationBus {
     if (this.pending) return;
     const beat = ++this.beats;
     this.pending = { beat, sentAtMs: now };
-    // A failed publish leaves the beat pending: the deadline then decides.
-    this.publish({ area: HEARTBEAT_AREA, key: `${this.instance}:${beat}` }).catch(() => {});
+    // On a Cluster a failed publish proves nothing about the subscription: the next tick sends
+    // another beat. On one Redis it stays pending and the deadline decides.
+    this.publish({ area: HEARTBEAT_AREA, key: `${this.instance}:${beat}` }).then(
+      () => { if (this.pending?.beat === beat) this.pending.acceptedAtMs = Date.now(); },
+      () => { if (!this.standalone && this.pending?.beat === beat) this.pending = undefined; },
+    );
   }
 
   private setLive(live: boolean): void {
     if (this.live === live) return;
     this.live = live;
+    if (live) this.lastRoundTripMs = Date.now();
     if (!live && !this.closed) this.log.warn('cache invalidation channel lost: the record cache is bypassed until it is back');
     if (live) this.log.info('cache invalidation channel subscribed');
     for (const listener of this.listeners) listener.onLiveChanged(live);

@@ -8,6 +8,7 @@
  * supplies the process and event-loop-lag metrics (collectDefaultMetrics).
  */
 import type { RecorderStats } from '../analytics/recorder.js';
+import type { CircuitState } from '../redis/circuit-breaker.js';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 /** Upper bounds (seconds) of the latency buckets: sub-millisecond detail, where keygate lives. */
@@ -75,6 +76,7 @@ export class Metrics {
   private readonly redisErrors = new Map<string, number>();
   private recorderStats: (() => RecorderStats) | undefined;
   private readInFlight: (() => number) | undefined;
+  private readCircuits: (() => ReadonlyMap<string, Readonly<CircuitState>>) | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'keygate_', eventLoopMonitoringPrecision: 10 });
@@ -94,6 +96,14 @@ export class Metrics {
       [...this.redisCommands].flatMap(([command, s]) => histogramSamples('keygate_redis_command_duration_seconds', { command }, s)));
     this.pulled('keygate_redis_command_errors_total', 'Redis commands that failed or timed out, by command.', 'counter', () =>
       [...this.redisErrors].map(([command, n]) => ({ labels: { command }, value: n })));
+    const circuits = (value: (c: Readonly<CircuitState>) => number): Sample[] =>
+      [...this.readCircuits?.() ?? []].map(([node, c]) => ({ labels: { node }, value: value(c) }));
+    this.pulled('keygate_redis_circuit_open', '1 while commands for this Redis master fail at once (it stopped answering; probed until it answers), by master.', 'gauge', () =>
+      circuits((c) => (c.open ? 1 : 0)));
+    this.pulled('keygate_redis_circuit_opened_total', 'Times a Redis master stopped answering and its circuit opened, by master.', 'counter', () =>
+      circuits((c) => c.opened));
+    this.pulled('keygate_redis_circuit_rejected_total', 'Commands failed at once because their master\'s circuit was open, by master.', 'counter', () =>
+      circuits((c) => c.rejected));
     this.pulled('keygate_requests_in_flight', 'Procedure calls whose headers have arrived and whose answer is not yet sent (shutdown waits for them).', 'gauge', () =>
       this.readInFlight ? [{ labels: {}, value: this.readInFlight() }] : []);
     this.pulled('keygate_verification_records_total', 'Verification records (analytics) by what became of them: written, failed (the store refused them past the buffer bound or until shutdown; refused writes are kept and tried again until then), dropped (the store fell behind).', 'counter', () => {
@@ -113,6 +123,11 @@ export class Metrics {
   /** Registers the verification recorder, whose counters are read at each scrape. */
   recorder(read: () => RecorderStats): void {
     this.recorderStats = read;
+  }
+
+  /** Registers the Redis masters' circuit breakers, read at each scrape. */
+  circuits(read: () => ReadonlyMap<string, Readonly<CircuitState>>): void {
+    this.readCircuits = read;
   }
 
   /** Registers the server's count of requests in flight, read at each scrape. */

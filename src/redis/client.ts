@@ -2,10 +2,12 @@
  * createRedis: the one place ioredis clients are made, with the options the distributed mode
  * relies on: no offline queue (a command while disconnected
  * fails at once instead of waiting), a command timeout (no request waits forever), masters only,
- * and reconnection with capped backoff forever, so the service recovers by itself.
+ * reconnection with capped backoff forever, so the service recovers by itself, and a circuit
+ * breaker per master (a master that stopped answering costs one timeout, not one per request).
  */
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ServiceUnavailableError } from '../errors/api-error.js';
+import { CircuitOpenError, guardCluster, guardStandalone } from './circuit-breaker.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -75,10 +77,14 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
       slotsRefreshTimeout: 2_000,
       slotsRefreshInterval: 5_000,
     };
-    return new Cluster([...settings.clusterNodes], options);
+    const cluster = new Cluster([...settings.clusterNodes], options);
+    guardCluster(cluster);
+    return cluster;
   }
   if (!settings.url) throw new Error('createRedis needs a url or cluster nodes');
-  return new Redis(settings.url, nodeOptions(settings, name));
+  const redis = new Redis(settings.url, nodeOptions(settings, name));
+  guardStandalone(redis);
+  return redis;
 }
 
 /** Resolves once the client can take commands; rejects after `timeoutMs` with a clear message. */
@@ -100,6 +106,7 @@ export async function waitUntilReady(client: RedisClient, what: string, timeoutM
  */
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
+  if (err instanceof CircuitOpenError) return true;
   // A MOVED or ASK that reaches us is a redirect ioredis could not follow: the slot's owner is down.
   if (/^(MOVED|ASK) |Too many Cluster redirections/.test(err.message)) return true;
   const text = `${err.name} ${err.message}`;

@@ -42,7 +42,7 @@ export const PROCEDURE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'identities.getIdentity': [FORBIDDEN, 'err:unkey:data:identity_not_found'],
   'identities.listIdentities': [FORBIDDEN],
   'identities.updateIdentity': [FORBIDDEN, 'err:unkey:data:identity_not_found'],
-  'keys.addPermissions': [FORBIDDEN, 'err:unkey:data:key_not_found'],
+  'keys.addPermissions': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:permission_not_found'],
   'keys.addRoles': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found'],
   'keys.createKey': [FORBIDDEN, 'err:unkey:data:api_not_found', 'err:unkey:data:role_not_found', 'err:unkey:application:precondition_failed'],
   'keys.deleteKey': [FORBIDDEN, 'err:unkey:data:key_not_found'],
@@ -51,10 +51,10 @@ export const PROCEDURE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'keys.removePermissions': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:permission_not_found'],
   'keys.removeRoles': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found'],
   'keys.rerollKey': [FORBIDDEN, 'err:unkey:data:key_not_found'],
-  'keys.setPermissions': [FORBIDDEN, 'err:unkey:data:key_not_found'],
+  'keys.setPermissions': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:permission_not_found'],
   'keys.setRoles': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found'],
   'keys.updateCredits': [FORBIDDEN, 'err:unkey:data:key_not_found'],
-  'keys.updateKey': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found'],
+  'keys.updateKey': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found', 'err:unkey:data:permission_not_found'],
   // An unknown or refused key is a 200 (`NOT_FOUND`); a malformed migrated key is a 400.
   'keys.verifyKey': [
     FORBIDDEN, 'err:user:bad_request:permissions_query_syntax_error', 'err:unkey:authentication:malformed', 'err:unkey:application:precondition_failed',

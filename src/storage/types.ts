@@ -51,6 +51,20 @@ export interface ListOptions {
   readonly limit: number;
 }
 
+/** Permissions and roles a change gives a key, as the caller looked them up. */
+export interface Attaching {
+  readonly permissions: readonly PermissionRecord[];
+  readonly roles: readonly RoleRecord[];
+}
+
+/** How KeyStore.modifyAttaching ended. */
+export type AttachOutcome =
+  /** Applied (or nothing to change): the key as stored afterwards. */
+  | { readonly kind: 'changed'; readonly key: KeyRecord }
+  /** Some of `attaching` were deleted meanwhile (these, in the order given); the key names none of them. */
+  | { readonly kind: 'deleted'; readonly deleted: Attaching }
+  | { readonly kind: 'unknownKey' };
+
 export interface KeyStore {
   /**
    * Inserts a key and, when `credits` is given, its credits counter, in one atomic write.
@@ -85,6 +99,15 @@ export interface KeyStore {
    * if taken); `hasCredits` is kept. Resolves the record as stored afterwards, null if unknown.
    */
   modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null>;
+  /**
+   * modify, for a change that attaches permissions or roles (`attaching`: the records as the caller
+   * looked them up before). The key never keeps one that was deleted after that lookup: then the
+   * outcome is 'deleted', naming them, and the key names none of them. LMDB checks and writes in
+   * one transaction (nothing written); Redis cannot, so it writes, reads the records again, and
+   * takes the deleted ones off the key again (the rest of the change stays). A permission or role
+   * whose delete has begun counts as deleted.
+   */
+  modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome>;
   /** Removes the key, its hash and its credits; it stops verifying at once. False if unknown. */
   delete(id: string): Promise<boolean>;
   /** Keys of one API in id order from `cursor` (inclusive); optionally only those of one identity. */
@@ -207,7 +230,8 @@ export interface PermissionStore {
   /**
    * Hard delete, in one atomic write: the slug is free again, the permission leaves every role, and
    * every key of the workspace loses it as a direct permission, so verification stops granting it
-   * at once. False if unknown.
+   * at once. A key change attaching it meanwhile (modifyAttaching) does not leave it on the key.
+   * False if unknown.
    */
   delete(id: string): Promise<boolean>;
 }
@@ -237,7 +261,8 @@ export interface RoleStore {
   slugsOfRoles(workspaceId: string, roleNames: readonly string[]): Promise<string[]>;
   /**
    * Hard delete, in one atomic write: the name is free again and every key of the workspace loses
-   * the role (and with it the role's permissions) at once. The permissions stay. False if unknown.
+   * the role (and with it the role's permissions) at once. The permissions stay. A key change
+   * attaching it meanwhile (modifyAttaching) does not leave it on the key. False if unknown.
    */
   delete(id: string): Promise<boolean>;
 }

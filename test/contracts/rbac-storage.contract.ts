@@ -6,30 +6,12 @@
  *
  * `open` gives a fresh, empty storage per test; `close` tears it down (default: `storage.close()`).
  */
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WORKSPACE_ID, type KeyRecord, type PermissionRecord, type RoleRecord } from '../../src/storage/records.js';
+import { WORKSPACE_ID } from '../../src/storage/records.js';
 import { DuplicateError, type Storage } from '../../src/storage/types.js';
+import { key, permission, role } from './rbac-records.js';
 
 const OTHER_WORKSPACE = 'ws_other';
-
-let counter = 0;
-const id = (prefix: string): string => `${prefix}_${(++counter).toString(36).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
-
-function permission(slug: string, overrides: Partial<PermissionRecord> = {}): PermissionRecord {
-  return { id: id('perm'), workspaceId: WORKSPACE_ID, name: slug, slug, createdAt: 1_000, ...overrides };
-}
-
-function role(name: string, permissionIds: string[] = [], overrides: Partial<RoleRecord> = {}): RoleRecord {
-  return { id: id('role'), workspaceId: WORKSPACE_ID, name, permissionIds, createdAt: 1_000, ...overrides };
-}
-
-function key(overrides: Partial<KeyRecord> = {}): KeyRecord {
-  return {
-    id: id('key'), workspaceId: WORKSPACE_ID, apiId: 'api_1', keyspaceId: 'ks_1', hash: randomBytes(32).toString('base64'),
-    start: 'prod_3ZxK', enabled: true, hasCredits: false, ratelimits: [], permissions: [], roles: [], createdAt: 1_000, ...overrides,
-  };
-}
 
 export function describeRbacStorage(
   impl: string,

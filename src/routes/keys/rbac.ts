@@ -2,12 +2,15 @@
  * What the six key RBAC procedures share (keys.add/remove/setPermissions, keys.add/remove/setRoles):
  * request schemas, the root-key check, resolution of slugs and role names, and the atomic change of
  * the key. Every lookup, check and permission creation happens before the key is changed, so a
- * refused request writes nothing to the key.
+ * refused request writes nothing to the key. A permission or role deleted between its lookup and
+ * the change is not left on the key, and the request answers the 404 of a missing one
+ * (KeyStore.modifyAttaching; in the distributed mode the rest of the change may stay).
  */
 import { hasAny, requireAny, type Principal } from '../../auth/permissions.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { Services } from '../../services.js';
 import type { KeyRecord, PermissionRecord, RoleRecord } from '../../storage/records.js';
+import type { Attaching } from '../../storage/types.js';
 import { ROLE_NAME, resolveSlugs } from '../permissions/shared.js';
 import { PERMISSION_SLUG } from '../schemas.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from './live-key.js';
@@ -80,12 +83,25 @@ export async function resolvePermissions(services: Services, principal: Principa
   return out;
 }
 
+const permissionNotFound = (slug: string): ApiError => new ApiError('err:unkey:data:permission_not_found', `Permission '${slug}' was not found.`);
+const roleNotFound = (name: string): ApiError => new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
+
+/** The 404 for a role or permission deleted while it was being attached: as if it had not been found. */
+export function deletedMeanwhile(deleted: Attaching): ApiError {
+  // Roles first: keys.updateKey looks its roles up before its permissions.
+  const role = deleted.roles[0];
+  return role ? roleNotFound(role.name) : permissionNotFound(deleted.permissions[0]!.slug);
+}
+
+/** For changes that attach nothing (the remove procedures). */
+export const NOTHING_ATTACHED: Attaching = { permissions: [], roles: [] };
+
 /** The permissions with these slugs, each of which must exist (404 naming the first unknown one). */
 export async function existingPermissions(services: Services, principal: Principal, slugs: readonly string[]): Promise<PermissionRecord[]> {
   const out: PermissionRecord[] = [];
   for (const slug of slugs) {
     const found = await services.storage.permissions.findBySlug(principal.workspaceId, slug);
-    if (!found) throw new ApiError('err:unkey:data:permission_not_found', `Permission '${slug}' was not found.`);
+    if (!found) throw permissionNotFound(slug);
     if (!out.some((p) => p.id === found.id)) out.push(found);
   }
   return out;
@@ -96,7 +112,7 @@ export async function existingRoles(services: Services, principal: Principal, na
   const out: RoleRecord[] = [];
   for (const name of names) {
     const found = await services.storage.roles.findByName(principal.workspaceId, name);
-    if (!found) throw new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
+    if (!found) throw roleNotFound(name);
     if (!out.some((r) => r.id === found.id)) out.push(found);
   }
   return out;
@@ -133,18 +149,22 @@ type Lists = Pick<KeyRecord, 'permissions' | 'roles'>;
  * Changes the key's permission or role list in one atomic read-modify-write, so concurrent changes
  * of the same key are never lost. `next` gets the stored lists (it may run more than once, so it
  * must be pure) and returns the list to store; an unchanged list writes nothing, and `updatedAt`
- * moves only when something changed. Resolves the lists `next` was last given (the state the
- * change applied to). A key deleted meanwhile is the usual 404.
+ * moves only when something changed. `attaching`: the records the new list names, as looked up;
+ * one deleted meanwhile is the 404 of a missing one. Resolves the lists `next` was last given (the
+ * state the change applied to). A key deleted meanwhile is the usual 404.
  */
-export async function changeKeyList(services: Services, keyId: string, field: keyof Lists, next: (current: Lists) => readonly string[]): Promise<Lists> {
+export async function changeKeyList(
+  services: Services, keyId: string, field: keyof Lists, attaching: Attaching, next: (current: Lists) => readonly string[],
+): Promise<Lists> {
   let seen: Lists | undefined;
-  const stored = await services.storage.keys.modify(keyId, (current) => {
+  const outcome = await services.storage.keys.modifyAttaching(keyId, attaching, (current) => {
     seen = { permissions: current.permissions, roles: current.roles };
     const list = next(seen);
     if (sameList(list, current[field])) return null;
     return { ...current, [field]: [...list], updatedAt: services.now() };
   });
-  if (!stored || !seen) throw new ApiError('err:unkey:data:key_not_found', KEY_NOT_FOUND);
+  if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
+  if (outcome.kind === 'unknownKey' || !seen) throw new ApiError('err:unkey:data:key_not_found', KEY_NOT_FOUND);
   return seen;
 }
 

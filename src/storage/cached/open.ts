@@ -64,6 +64,11 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
         const tracked = (current: KeyRecord): KeyRecord | null => { before.push(current.hash); return change(current); };
         return keyChange(before, () => keys.modify(id, tracked), (after) => (after ? [after.hash] : []));
       },
+      modifyAttaching: async (id, attaching, change) => {
+        const before: string[] = [];
+        const tracked = (current: KeyRecord): KeyRecord | null => { before.push(current.hash); return change(current); };
+        return keyChange(before, () => keys.modifyAttaching(id, attaching, tracked), (outcome) => (outcome.kind === 'changed' ? [outcome.key.hash] : []));
+      },
       delete: async (id) => keyChange(await hashOf(id), () => keys.delete(id)),
       // hasCredits lives on the key record, which verification reads from the cache.
       setCredits: async (keyId, credits) => keyChange(await hashOf(keyId), () => keys.setCredits(keyId, credits)),

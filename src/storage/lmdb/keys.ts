@@ -1,5 +1,5 @@
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
-import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
+import { DuplicateError, type AttachOutcome, type Attaching, type KeyStore, type ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
 import { refilled } from '../refill.js';
 import { noteChange } from './changes.js';
@@ -66,22 +66,38 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null> {
-    return this.t.root.transaction(() => {
-      const previous = this.t.keys.get(id) as KeyRecord | undefined;
-      if (!previous) return null;
-      const record = change(previous);
-      if (!record) return previous;
-      if (previous.hash !== record.hash) {
-        if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
-        this.t.keyByHash.remove(previous.hash);
-        this.t.keyByHash.put(record.hash, id);
-      }
-      // hasCredits belongs to the credits counter; a record change never changes it.
-      const stored = { ...record, id, hasCredits: previous.hasCredits };
-      this.t.keys.put(id, stored);
-      noteChange(this.t.changes, { kind: 'key', id, hashes: previous.hash === record.hash ? [record.hash] : [previous.hash, record.hash] });
-      return stored;
+    return this.t.root.transaction(() => this.modifyInTransaction(id, change));
+  }
+
+  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome> {
+    return this.t.root.transaction((): AttachOutcome => {
+      // In the write transaction: a permission or role delete commits wholly before or after it.
+      const deleted = {
+        permissions: attaching.permissions.filter((p) => this.t.permissions.get(p.id) === undefined),
+        roles: attaching.roles.filter((r) => this.t.roles.get(r.id) === undefined),
+      };
+      if (deleted.permissions.length > 0 || deleted.roles.length > 0) return { kind: 'deleted', deleted };
+      const key = this.modifyInTransaction(id, change);
+      return key ? { kind: 'changed', key } : { kind: 'unknownKey' };
     });
+  }
+
+  /** modify's body; runs inside a write transaction. */
+  private modifyInTransaction(id: string, change: (current: KeyRecord) => KeyRecord | null): KeyRecord | null {
+    const previous = this.t.keys.get(id) as KeyRecord | undefined;
+    if (!previous) return null;
+    const record = change(previous);
+    if (!record) return previous;
+    if (previous.hash !== record.hash) {
+      if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
+      this.t.keyByHash.remove(previous.hash);
+      this.t.keyByHash.put(record.hash, id);
+    }
+    // hasCredits belongs to the credits counter; a record change never changes it.
+    const stored = { ...record, id, hasCredits: previous.hasCredits };
+    this.t.keys.put(id, stored);
+    noteChange(this.t.changes, { kind: 'key', id, hashes: previous.hash === record.hash ? [record.hash] : [previous.hash, record.hash] });
+    return stored;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -12,6 +12,8 @@
  * - modify with a new hash: claim the new hash → compare-and-set the record (commit) → release
  *   the old hash. Leftovers name a record with another hash: absent to readers.
  * - delete: delete record + counter (commit) → remove the listing entry → release the hash.
+ * - modifyAttaching (attach.ts): modify → read the attached permissions and roles again → take
+ *   off those a delete marked meanwhile. A crash between the last two leaves them on the key.
  *
  * Durability: every write of a key record (not a credits spend, which verification makes) goes
  * through `writes` and ends with `writes.afterWrite`, which waits for the masters' replicas when
@@ -19,7 +21,8 @@
  */
 import type { RedisClient } from '../../redis/client.js';
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
-import { DuplicateError, type KeyStore, type ListOptions } from '../types.js';
+import { DuplicateError, type AttachOutcome, type Attaching, type KeyStore, type ListOptions } from '../types.js';
+import { modifyAttaching } from './attach.js';
 import { calendarArgs, creditFields, parseReply, patchArgs, setArgs } from './credits.js';
 import type { StorageKeys } from './keys.js';
 import { listIds } from './listing.js';
@@ -153,6 +156,10 @@ export class RedisKeyStore implements KeyStore {
       return stored;
     }
     throw new Error(`too many concurrent changes of key ${id}`);
+  }
+
+  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome> {
+    return modifyAttaching((keyId, c) => this.modify(keyId, c), this.io, this.k, id, attaching, change);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -28,8 +28,10 @@
  *     old value. Release removes an entry only if it still names the record's id.
  *  5. Delete: delete the record, then remove its listing entries, then release its index entries.
  *  6. A change that must reach many records (permission or role delete strips keys and roles)
- *     changes those records first and deletes its own record last: a crash leaves the permission
- *     or role in place, held by fewer keys, and a retried delete finishes the job.
+ *     marks its own record, changes those records, and deletes its own record last: a crash leaves
+ *     the permission or role in place, held by fewer keys, and a retried delete finishes the job.
+ *     A key change attaching it meanwhile reads the mark after its write and undoes that part
+ *     (attach.ts).
  */
 import type { RedisClient } from '../../redis/client.js';
 import { guarded } from '../../redis/client.js';

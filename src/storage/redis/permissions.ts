@@ -4,9 +4,10 @@
  * listing `perm-ws:{<ws>}:ids`.
  *
  * Crash ordering (open.ts): insert claims the slug, adds the listing entry, writes the record
- * (commit). delete cannot be one atomic write across slots, so it strips first and commits last:
- * every role of the workspace loses the permission id, every key loses the slug, then the record
- * is deleted, then the listing entry and the slug index go. A crash part-way leaves the
+ * (commit). delete cannot be one atomic write across slots, so it marks, strips, and commits last:
+ * the record is marked (deleting.ts, so an attach racing with the delete takes the slug off its
+ * key again), every role of the workspace loses the permission id, every key loses the slug, then
+ * the record is deleted, then the listing entry and the slug index go. A crash part-way leaves the
  * permission in place, held by fewer roles and keys (a state a user could have made); a retried
  * delete finishes. Cost: every role and every key of the workspace is read (as LMDB's scan).
  * getOrCreateMany creates slug by slug: concurrent callers still share one record per slug, and
@@ -15,6 +16,7 @@
 import type { RedisClient } from '../../redis/client.js';
 import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type PermissionStore } from '../types.js';
+import { markDeleting } from './deleting.js';
 import type { RedisKeyStore } from './key-store.js';
 import { folded, type StorageKeys } from './keys.js';
 import { listIds, matches } from './listing.js';
@@ -86,7 +88,7 @@ export class RedisPermissionStore implements PermissionStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const record = await this.get(id);
+    const record = await markDeleting<PermissionRecord>(this.io, this.k.permission(id));
     if (!record) return false;
     const roles = await listIds<RoleRecord>(this.client, this.k.rolesOf(record.workspaceId), { limit: Number.POSITIVE_INFINITY },
       (ids) => this.io.getMany<RoleRecord>(ids.map((roleId) => this.k.role(roleId))),

@@ -4,14 +4,16 @@
  * workspace listing `role-ws:{<ws>}:ids`.
  *
  * Crash ordering (open.ts): insert claims the name, adds the listing entry, writes the record
- * (commit). delete strips the role name from every key of the workspace first, then deletes the
- * record (commit), then the listing entry and the name index: a crash part-way leaves the role in
- * place, held by fewer keys, and a retried delete finishes. Cost: every key of the workspace is
+ * (commit). delete marks the record first (deleting.ts, so an attach racing with the delete takes
+ * the role off its key again), strips the role name from every key of the workspace, then deletes
+ * the record (commit), then the listing entry and the name index: a crash part-way leaves the role
+ * in place, held by fewer keys, and a retried delete finishes. Cost: every key of the workspace is
  * read (as LMDB's scan).
  */
 import type { RedisClient } from '../../redis/client.js';
 import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type RoleStore } from '../types.js';
+import { markDeleting } from './deleting.js';
 import type { RedisKeyStore } from './key-store.js';
 import { folded, type StorageKeys } from './keys.js';
 import { listIds, matches } from './listing.js';
@@ -86,7 +88,7 @@ export class RedisRoleStore implements RoleStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const record = await this.get(id);
+    const record = await markDeleting<RoleRecord>(this.io, this.k.role(id));
     if (!record) return false;
     const name = folded(record.name);
     await this.keys.rewriteWorkspace(record.workspaceId, (key) => (key.roles.some((r) => folded(r) === name)

@@ -13,7 +13,7 @@ export const keysAddPermissions = defineRoute<PermissionsInput, PermissionRespon
     const key = await authorizedKey(services, principal, input.keyId, ['add_permission_to_key']);
     // Unknown slugs are created here, which needs rbac.*.create_permission (403 before any write).
     const requested = await resolvePermissions(services, principal, input.permissions);
-    const before = await changeKeyList(services, key.id, 'permissions', ({ permissions }) =>
+    const before = await changeKeyList(services, key.id, 'permissions', { permissions: requested, roles: [] }, ({ permissions }) =>
       [...permissions, ...requested.filter((p) => !holds(permissions, p.slug)).map((p) => p.slug)]);
     // Unkey's answer: the direct permissions the key had, by slug, then those attached now.
     const previous = (await permissionsOfKey(services, key.workspaceId, before.permissions)).sort(byField((p) => p.slug));

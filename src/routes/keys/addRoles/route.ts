@@ -11,7 +11,7 @@ export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
     const key = await authorizedKey(services, principal, input.keyId, ['add_role_to_key']);
     // Every role must exist (by name; 404 otherwise, nothing added). The key stores the role's own name.
     const requested = await existingRoles(services, principal, input.roles);
-    const before = await changeKeyList(services, key.id, 'roles', ({ roles }) =>
+    const before = await changeKeyList(services, key.id, 'roles', { permissions: [], roles: requested }, ({ roles }) =>
       [...roles, ...requested.filter((r) => !holds(roles, r.name)).map((r) => r.name)]);
     // Unkey's answer: the roles the key had, by name, then those added now; each with its permissions.
     const previous = (await rolesOfKey(services, key.workspaceId, before.roles)).sort(byField((r) => r.name));

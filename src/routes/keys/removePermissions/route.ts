@@ -1,7 +1,7 @@
 import { defineRoute } from '../../define.js';
 import { permissionResponse, type PermissionResponse } from '../../permissions/shared.js';
 import {
-  authorizedKey, changeKeyList, existingPermissions, permissionsOfKey, permissionsSchema, without, type PermissionsInput,
+  authorizedKey, changeKeyList, existingPermissions, NOTHING_ATTACHED, permissionsOfKey, permissionsSchema, without, type PermissionsInput,
 } from '../rbac.js';
 import { responseSchema } from './response.js';
 
@@ -14,7 +14,7 @@ export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionRes
     // Every slug must exist (404 otherwise, nothing removed); known but unattached ones are ignored.
     const slugs = (await existingPermissions(services, principal, input.permissions)).map((p) => p.slug);
     // Only direct permissions are removed: a slug the key also gets through a role stays effective.
-    const before = await changeKeyList(services, key.id, 'permissions', ({ permissions }) => without(permissions, slugs));
+    const before = await changeKeyList(services, key.id, 'permissions', NOTHING_ATTACHED, ({ permissions }) => without(permissions, slugs));
     return (await permissionsOfKey(services, key.workspaceId, without(before.permissions, slugs))).map(permissionResponse);
   },
 });

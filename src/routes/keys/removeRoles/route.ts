@@ -1,6 +1,6 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
-import { authorizedKey, changeKeyList, existingRoles, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
+import { authorizedKey, changeKeyList, existingRoles, NOTHING_ATTACHED, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
 import { responseSchema } from './response.js';
 
 export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
@@ -12,7 +12,7 @@ export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
     const key = await authorizedKey(services, principal, input.keyId, []);
     // Every role must exist (404 otherwise, nothing removed); roles not on the key are ignored.
     const names = (await existingRoles(services, principal, input.roles)).map((r) => r.name);
-    const before = await changeKeyList(services, key.id, 'roles', ({ roles }) => without(roles, names));
+    const before = await changeKeyList(services, key.id, 'roles', NOTHING_ATTACHED, ({ roles }) => without(roles, names));
     const remaining = await rolesOfKey(services, key.workspaceId, without(before.roles, names));
     return Promise.all(remaining.map((r) => roleResponse(services, r)));
   },

@@ -11,7 +11,7 @@ export const keysSetPermissions = defineRoute<PermissionsInput, PermissionRespon
     const key = await authorizedKey(services, principal, input.keyId, ['add_permission_to_key', 'remove_permission_from_key']);
     // Unknown slugs are created here, which needs rbac.*.create_permission (403 before any write).
     const permissions = await resolvePermissions(services, principal, input.permissions);
-    await changeKeyList(services, key.id, 'permissions', () => permissions.map((p) => p.slug));
+    await changeKeyList(services, key.id, 'permissions', { permissions, roles: [] }, () => permissions.map((p) => p.slug));
     // Unkey's answer: the resulting direct set, existing permissions first, then the created ones.
     return permissions.map(permissionResponse);
   },

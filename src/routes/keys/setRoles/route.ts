@@ -12,7 +12,7 @@ export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
     const key = await authorizedKey(services, principal, input.keyId, []);
     // Every role must exist (404 otherwise, nothing changed); `[]` removes every role.
     const roles = await existingRoles(services, principal, input.roles);
-    await changeKeyList(services, key.id, 'roles', () => roles.map((r) => r.name));
+    await changeKeyList(services, key.id, 'roles', { permissions: [], roles }, () => roles.map((r) => r.name));
     // Unkey's answer: the requested roles as found (duplicates collapsed), with their permissions.
     return Promise.all(roles.map((r) => roleResponse(services, r)));
   },

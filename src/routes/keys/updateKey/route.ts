@@ -1,12 +1,13 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { Services } from '../../../services.js';
-import type { KeyRecord, RatelimitConfig } from '../../../storage/records.js';
+import type { KeyRecord, RatelimitConfig, RoleRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import type { RatelimitRequest } from '../../schemas.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { findLiveKey } from '../live-key.js';
+import { deletedMeanwhile } from '../rbac.js';
 import { nextCredits } from './credits.js';
 import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
@@ -28,14 +29,14 @@ function replaceRatelimits(current: readonly RatelimitConfig[], requested: reado
   return toRatelimitConfigs(requested).map((r) => ({ ...r, id: idByName.get(r.name) ?? r.id }));
 }
 
-async function roleNames(services: Services, workspaceId: string, requested: readonly string[]): Promise<string[]> {
-  const names: string[] = [];
+async function rolesNamed(services: Services, workspaceId: string, requested: readonly string[]): Promise<RoleRecord[]> {
+  const roles: RoleRecord[] = [];
   for (const name of requested) {
     const role = await services.storage.roles.findByName(workspaceId, name);
     if (!role) throw new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
-    if (!names.includes(role.name)) names.push(role.name);
+    if (!roles.some((r) => r.id === role.id)) roles.push(role);
   }
-  return names;
+  return roles;
 }
 
 export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
@@ -53,19 +54,19 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     const credits = input.credits === undefined ? undefined
       : nextCredits(input.credits, key.hasCredits ? await storage.keys.getCredits(key.id) : null);
     // Every role must exist (by name, case-insensitively); the key stores each role's own name.
-    const roles = input.roles === undefined ? undefined : await roleNames(services, principal.workspaceId, input.roles);
+    const roles = input.roles === undefined ? undefined : await rolesNamed(services, principal.workspaceId, input.roles);
 
     const now = services.now();
     const identityId = input.externalId === undefined || input.externalId === null ? input.externalId
       // Linking to an unknown externalId creates the identity, as createKey does.
       : (await identityFor(services, principal.workspaceId, input.externalId, now)).id;
     // Unknown slugs are created, without a create_permission check (Unkey's updateKey).
-    const permissions = input.permissions === undefined ? undefined
-      : (await resolveSlugs(services, principal, input.permissions, false)).map((p) => p.slug);
+    const permissions = input.permissions === undefined ? undefined : await resolveSlugs(services, principal, input.permissions, false);
 
     // Only the fields the request names are changed, on the record as stored at the moment of the
-    // write, so a concurrent change of other fields (keys.addRoles, say) is never lost.
-    await storage.keys.modify(key.id, (current) => {
+    // write, so a concurrent change of other fields (keys.addRoles, say) is never lost. A role or
+    // permission deleted since its lookup is not left on the key: the 404 of a missing one.
+    const outcome = await storage.keys.modifyAttaching(key.id, { permissions: permissions ?? [], roles: roles ?? [] }, (current) => {
       const next: Mutable<KeyRecord> = { ...current, updatedAt: now };
       apply(next, 'name', input.name);
       apply(next, 'meta', input.meta && Object.keys(input.meta).length === 0 ? null : input.meta);
@@ -74,10 +75,11 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
       else if (identityId !== undefined) next.identityId = identityId;
       if (input.enabled !== undefined) next.enabled = input.enabled;
       if (input.ratelimits !== undefined) next.ratelimits = replaceRatelimits(current.ratelimits, input.ratelimits);
-      if (roles !== undefined) next.roles = roles;
-      if (permissions !== undefined) next.permissions = permissions;
+      if (roles !== undefined) next.roles = roles.map((r) => r.name);
+      if (permissions !== undefined) next.permissions = permissions.map((p) => p.slug);
       return next;
     });
+    if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
     if (credits === null) {
       await storage.keys.setCredits(key.id, null);
     } else if (credits !== undefined && input.credits) {

@@ -2,10 +2,13 @@
  * Soak: mixed traffic with faults against the distributed mode (2 keygate replicas on a 3-master
  * Redis Cluster, all on 127.0.0.1, stopped by pid at the end). Runs `--seconds N` (default 30):
  * createKey writers, verifyKey readers on one identity's keys with a limit per 2 s window,
- * ratelimit.limit callers; at 1/3 one master is killed for 3 s, at 2/3 one replica is SIGKILLed
- * and started again. Reports lost writes (acknowledged keys that do not verify afterwards; must
- * be 0), over-admissions (windows admitting more than the limit; must be 0) and error rates.
- * Exits 1 when a must-be-0 count is not.
+ * ratelimit.limit callers, and verifyKey counters on keys of their own through replica 0 only;
+ * at 1/3 one master is killed for 3 s, at 2/3 replica 1 is SIGKILLed and started again, at 5/6
+ * replica 0 is restarted as an upgrade does (SIGTERM: it drains, then starts again). Reports lost
+ * writes (acknowledged keys that do not verify afterwards), over-admissions (windows admitting
+ * more than the limit) and analytics mismatches (counted keys whose analytics count differs from
+ * the verifications answered 200: replica 0 is never killed, so none may be lost), all of which
+ * must be 0, and error rates. Exits 1 when a must-be-0 count is not.
  * Usage: npm run soak [-- --seconds N]
  */
 import { randomBytes } from 'node:crypto';
@@ -43,6 +46,10 @@ try {
   await call(0, 'identities.createIdentity', { externalId: 'soak_user', ratelimits: [{ name: 'per_window', limit: LIMIT, duration: WINDOW_MS, autoApply: true }] });
   const limitedKeys: string[] = [];
   for (let i = 0; i < 5; i++) limitedKeys.push((await call(i, 'keys.createKey', { apiId, externalId: 'soak_user' })).body.data.key);
+  const countedKeys: { key: string; keyId: string }[] = [];
+  for (let i = 0; i < 4; i++) countedKeys.push((await call(i, 'keys.createKey', { apiId })).body.data);
+  /** Verifications of each counted key answered 200 (each one is a record analytics must count). */
+  const answeredOf = new Map<string, number>(countedKeys.map(({ keyId }) => [keyId, 0]));
 
   const counts = { requests: 0, errors: 0, unavailable: 0, acknowledged: 0 };
   /** Answers by HTTP status; `none` = the connection failed (a replica was being killed). */
@@ -73,6 +80,14 @@ try {
       admittedByWindow.set(reset, (admittedByWindow.get(reset) ?? 0) + 1);
     }
   });
+  // Always through replica 0: its records are flushed when it drains, so every answered one counts.
+  const counter = (n: number) => {
+    const { key, keyId } = countedKeys[n % countedKeys.length]!;
+    return call(0, 'keys.verifyKey', { key }).then((res) => {
+      count(res.status);
+      if (res.status === 200) answeredOf.set(keyId, answeredOf.get(keyId)! + 1);
+    });
+  };
   const limiter = (n: number) => call(n, 'ratelimit.limit', { namespace: 'soak', identifier: `ip_${n % 50}`, limit: 100, duration: 10_000 }).then((res) => count(res.status));
 
   const faults = (async () => {
@@ -85,12 +100,17 @@ try {
     process.stdout.write('fault: kill -9 a keygate replica, start it again\n');
     await replicas[1]!.kill('SIGKILL');
     replicas[1] = dropOutput(await spawnKeygate({ ...env, LOG_LEVEL: 'info' }));
+    await new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()) / 2));
+    process.stdout.write('fault: restart the other replica as an upgrade does (SIGTERM, drain, start)\n');
+    await replicas[0]!.kill('SIGTERM');
+    replicas[0] = dropOutput(await spawnKeygate({ ...env, LOG_LEVEL: 'info' }));
   })();
   const progress = setInterval(() => process.stdout.write(`  ${Math.max(0, Math.round((deadline - Date.now()) / 1000))} s left, ${counts.requests} requests\n`), 5_000);
   await Promise.all([
     ...Array.from({ length: 4 }, () => loop(writer)),
     ...Array.from({ length: 8 }, () => loop(verifier)),
     ...Array.from({ length: 4 }, () => loop(limiter)),
+    ...Array.from({ length: 2 }, () => loop(counter)),
     faults,
   ]);
   clearInterval(progress);
@@ -102,14 +122,21 @@ try {
     lost += batch.filter((res) => res.body.data?.code !== 'VALID').length;
   }
   const overAdmissions = [...admittedByWindow.values()].filter((admitted) => admitted > LIMIT).length;
+  // The query flushes replica 0's recorder first; the other replica's records were written before.
+  const analytics = await Promise.all(countedKeys.map(async ({ keyId }) => {
+    const res = await call(0, 'analytics.getVerifications', { query: `SELECT count(*) AS n FROM key_verifications_v1 WHERE key_id = '${keyId}'` });
+    return { keyId, answered: answeredOf.get(keyId)!, counted: res.status === 200 ? Number(res.body.data[0]?.n ?? 0) : -1 };
+  }));
+  const analyticsMismatches = analytics.filter((a) => a.answered !== a.counted);
   const report = {
     seconds: SECONDS, requests: counts.requests, acknowledgedWrites: counts.acknowledged, lostWrites: lost,
-    windows: admittedByWindow.size, overAdmissions, maxAdmittedInAWindow: Math.max(0, ...admittedByWindow.values()), limitPerWindow: LIMIT,
+    windows: admittedByWindow.size, overAdmissions,
+    countedVerifications: analytics.reduce((n, a) => n + a.answered, 0), analyticsMismatches, maxAdmittedInAWindow: Math.max(0, ...admittedByWindow.values()), limitPerWindow: LIMIT,
     unavailableRate: +(counts.unavailable / counts.requests).toFixed(4), errorRate: +(counts.errors / counts.requests).toFixed(4), byStatus,
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   await stopAll();
-  process.exit(lost === 0 && overAdmissions === 0 && counts.requests > 0 ? 0 : 1);
+  process.exit(lost === 0 && overAdmissions === 0 && analyticsMismatches.length === 0 && counts.requests > 0 ? 0 : 1);
 } catch (err) {
   process.stderr.write(`soak failed: ${String(err)}\n`);
   await stopAll();

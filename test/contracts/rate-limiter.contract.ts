@@ -2,8 +2,8 @@
  * Behavioural contract of the RateLimiter interface (src/ratelimit/types.ts): the sliding-window
  * arithmetic of src/ratelimit/sliding-window.ts, asserted exactly. Every implementation runs it
  * with an injected clock: `make(now)` must build a limiter that reads time only from `now()`.
- * `remaining` follows the interface doc in src/ratelimit/types.ts (a denied check
- * reports 0); design §5.1 still says `L − eff` for every uncommitted check.
+ * `remaining` follows the interface doc in src/ratelimit/types.ts: a denied check reports 0 (not
+ * the limit minus the window's effective count, which a denied check never changes).
  *
  * Counter names are unique per test, so a backend shared between tests (Redis) needs no flushing.
  */

@@ -1,6 +1,6 @@
 /**
- * The SQL the usage page sends to analytics.getVerifications (spec §6.7: ClickHouse spelling over
- * the public key_verifications_* tables), and turning its rows into chart series. Kept in one
+ * The SQL the usage page sends to analytics.getVerifications (Unkey's ClickHouse spelling over the
+ * public key_verifications_* tables), and turning its rows into chart series. Kept in one
  * place: the only file that knows table and column names.
  */
 

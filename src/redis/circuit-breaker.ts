@@ -52,16 +52,29 @@ function trip(node: string, probe: Probe): void {
   }
   if (circuit.probing) return;
   circuit.probing = true;
-  const closed = (): void => {
-    if (circuit.open) openCount--;
-    circuit.open = false;
-    circuit.probing = false;
-  };
+  const open = circuit;
   const attempt = (): void => {
-    probe().then(closed, () => { setTimeout(attempt, PROBE_PAUSE_MS).unref(); });
+    if (!open.open) {
+      open.probing = false;
+      return;
+    }
+    probe().then(() => {
+      close(node);
+      open.probing = false;
+    }, () => { setTimeout(attempt, PROBE_PAUSE_MS).unref(); });
   };
   attempt();
 }
+
+/** The master answered (a probe, or a new connection's handshake): its commands go through again. */
+function close(node: string): void {
+  const circuit = circuits.get(node);
+  if (!circuit?.open) return;
+  circuit.open = false;
+  openCount--;
+}
+
+const nodeKey = (redis: Redis): string => `${redis.options.host}:${redis.options.port}`;
 
 /** Fails the command at once when its master's circuit is open; true when it did. */
 function refused(node: string, command: Command): boolean {
@@ -82,8 +95,9 @@ type Send = (command: Command, stream?: unknown, target?: { slot?: number | null
 
 /** One Redis: every command goes to its one master. */
 export function guardStandalone(client: Redis): void {
-  const node = `${client.options.host}:${client.options.port}`;
+  const node = nodeKey(client);
   const send = client.sendCommand.bind(client) as Send;
+  client.on('ready', () => close(node));
   // The probe bypasses the breaker; a closed client needs no probing.
   const probe: Probe = () => {
     if (client.status === 'end') return Promise.resolve();
@@ -106,9 +120,10 @@ export function guardStandalone(client: Redis): void {
  */
 export function guardCluster(cluster: Cluster): void {
   const send = cluster.sendCommand.bind(cluster) as Send;
+  cluster.on('+node', (redis: Redis) => redis.on('ready', () => close(nodeKey(redis))));
   const probeOf = (node: string): Probe => () => {
     if (cluster.status === 'end') return Promise.resolve();
-    const master = cluster.nodes('master').find((redis) => `${redis.options.host}:${redis.options.port}` === node);
+    const master = cluster.nodes('master').find((redis) => nodeKey(redis) === node);
     // No longer a master of this cluster: its slots are served elsewhere.
     return master ? master.ping() : Promise.resolve();
   };

@@ -44,7 +44,9 @@ export const PROCEDURE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'identities.updateIdentity': [FORBIDDEN, 'err:unkey:data:identity_not_found'],
   'keys.addPermissions': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:permission_not_found'],
   'keys.addRoles': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:data:role_not_found'],
-  'keys.createKey': [FORBIDDEN, 'err:unkey:data:api_not_found', 'err:unkey:data:role_not_found', 'err:unkey:application:precondition_failed'],
+  'keys.createKey': [
+    FORBIDDEN, 'err:unkey:data:api_not_found', 'err:unkey:data:role_not_found', 'err:unkey:data:permission_not_found', 'err:unkey:application:precondition_failed',
+  ],
   'keys.deleteKey': [FORBIDDEN, 'err:unkey:data:key_not_found'],
   'keys.getKey': [FORBIDDEN, 'err:unkey:data:key_not_found', 'err:unkey:application:precondition_failed'],
   'keys.migrateKeys': [FORBIDDEN, 'err:unkey:data:api_not_found', 'err:unkey:data:migration_not_found'],

@@ -65,12 +65,46 @@ export type AttachOutcome =
   | { readonly kind: 'deleted'; readonly deleted: Attaching }
   | { readonly kind: 'unknownKey' };
 
+/** A key for KeyStore.insertAttaching: its record, its credits counter, and what the record names. */
+export interface NewKey {
+  readonly record: KeyRecord;
+  readonly credits: CreditsRecord | null;
+  /** The permissions and roles the record names, as the caller looked them up. */
+  readonly attaching: Attaching;
+}
+
+/**
+ * What KeyStore.insertAttaching does with a key that names a permission or role deleted meanwhile:
+ * 'refuse' stores nothing (a caller that answers 404 and never hands the key out); 'omit' stores
+ * the key without them, as if the delete had come just after.
+ */
+export type IfDeleted = 'refuse' | 'omit';
+
+/** How one key of KeyStore.insertAttaching ended. */
+export type InsertOutcome =
+  /** Stored. `omitted` ('omit' only): those of `attaching` deleted meanwhile, in the order given; the key names none of them. */
+  | { readonly kind: 'inserted'; readonly omitted: Attaching }
+  /** ('refuse' only) Not stored: these of `attaching` were deleted meanwhile, in the order given. */
+  | { readonly kind: 'deleted'; readonly deleted: Attaching }
+  /** Not stored: the hash or the id is taken (insert's DuplicateError). */
+  | { readonly kind: 'duplicate'; readonly error: DuplicateError };
+
 export interface KeyStore {
   /**
    * Inserts a key and, when `credits` is given, its credits counter, in one atomic write.
    * Rejects with DuplicateError('hash') if the hash is taken; never overwrites.
    */
   insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void>;
+  /**
+   * insert, for new keys that name permissions or roles, several at once (one outcome each, in
+   * order; they are committed in the order given). No key keeps a permission or role deleted after
+   * the caller looked it up; `ifDeleted` says whether such a key is stored without it or not at
+   * all. LMDB checks in each insert's own transaction. Redis cannot: it inserts, reads the records
+   * of all the keys again in one batch, and takes the deleted ones off (or removes the key) again.
+   * A permission or role whose delete has begun counts as deleted. Keys attaching nothing cost
+   * what insert costs. Rejects (after the others are settled) on an error other than a duplicate.
+   */
+  insertAttaching(keys: readonly NewKey[], ifDeleted: IfDeleted): Promise<InsertOutcome[]>;
   findByHash(hash: string): Promise<KeyRecord | null>;
   get(id: string): Promise<KeyRecord | null>;
   /**
@@ -230,8 +264,8 @@ export interface PermissionStore {
   /**
    * Hard delete, in one atomic write: the slug is free again, the permission leaves every role, and
    * every key of the workspace loses it as a direct permission, so verification stops granting it
-   * at once. A key change attaching it meanwhile (modifyAttaching) does not leave it on the key.
-   * False if unknown.
+   * at once. A key change or a new key attaching it meanwhile (modifyAttaching, insertAttaching)
+   * does not keep it. False if unknown.
    */
   delete(id: string): Promise<boolean>;
 }
@@ -261,8 +295,8 @@ export interface RoleStore {
   slugsOfRoles(workspaceId: string, roleNames: readonly string[]): Promise<string[]>;
   /**
    * Hard delete, in one atomic write: the name is free again and every key of the workspace loses
-   * the role (and with it the role's permissions) at once. The permissions stay. A key change
-   * attaching it meanwhile (modifyAttaching) does not leave it on the key. False if unknown.
+   * the role (and with it the role's permissions) at once. The permissions stay. A key change or a
+   * new key attaching it meanwhile (modifyAttaching, insertAttaching) does not keep it. False if unknown.
    */
   delete(id: string): Promise<boolean>;
 }

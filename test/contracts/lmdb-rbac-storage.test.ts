@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import type { Storage } from '../../src/storage/types.js';
 import { describeDeleteAttachRace } from './delete-attach-race.contract.js';
+import { describeDeleteInsertRace } from './delete-insert-race.contract.js';
 import { describeRbacStorage } from './rbac-storage.contract.js';
 
 /** The folder of the storage currently open; each test gets a fresh one. */
@@ -25,3 +26,4 @@ async function close(storage: Storage): Promise<void> {
 
 describeRbacStorage('lmdb', open, close);
 describeDeleteAttachRace('lmdb', open, close);
+describeDeleteInsertRace('lmdb', open, close);

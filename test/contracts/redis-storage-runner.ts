@@ -1,5 +1,5 @@
 /**
- * Runs every storage contract suite (storage, rbac, delete vs attach, overrides, migrations, verifications, sessions) against
+ * Runs every storage contract suite (storage, rbac, delete vs attach and insert, overrides, migrations, verifications, sessions) against
  * openRedisStorage on a real Redis: the standalone server or the 3-master cluster of the global
  * setup. Each test gets its own client and a fresh random key prefix, so "fresh, empty storage"
  * holds on the shared server; the client is closed after the test (the storage does not own it).
@@ -12,6 +12,7 @@ import type { Storage } from '../../src/storage/types.js';
 import { describeMigrationStorage } from './migration-storage.contract.js';
 import { describeOverrideStorage } from './override-storage.contract.js';
 import { describeDeleteAttachRace } from './delete-attach-race.contract.js';
+import { describeDeleteInsertRace } from './delete-insert-race.contract.js';
 import { describeRbacStorage } from './rbac-storage.contract.js';
 import { describeStorage } from './storage.contract.js';
 import { describeVerificationStorage } from './verification-storage.contract.js';
@@ -60,6 +61,7 @@ export function runRedisStorageContracts(topology: Topology): void {
   describeStorage(name, () => open(), close, { reopen: () => open(lastPrefix) });
   describeRbacStorage(name, () => open(), close);
   describeDeleteAttachRace(name, () => open(), close);
+  describeDeleteInsertRace(name, () => open(), close);
   describeOverrideStorage(name, () => open(), close);
   describeMigrationStorage(name, () => open(), close);
   describeVerificationStorage(name, (retained) => open(freshPrefix(), retained), close);

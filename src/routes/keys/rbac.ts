@@ -4,7 +4,8 @@
  * the key. Every lookup, check and permission creation happens before the key is changed, so a
  * refused request writes nothing to the key. A permission or role deleted between its lookup and
  * the change is not left on the key, and the request answers the 404 of a missing one
- * (KeyStore.modifyAttaching; in the distributed mode the rest of the change may stay).
+ * (KeyStore.modifyAttaching; in the distributed mode the rest of the change may stay). createKey,
+ * updateKey and rerollKey use the lookups and that 404 too.
  */
 import { hasAny, requireAny, type Principal } from '../../auth/permissions.js';
 import { ApiError } from '../../errors/api-error.js';

@@ -58,6 +58,7 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
       findByHash: (hash) => cache.read('key', hash, () => keys.findByHash(hash)),
       // A new hash may be cached as "no such key" by a replica that saw it verified before.
       insert: (record, credits) => keyChange([record.hash], () => keys.insert(record, credits)),
+      insertAttaching: (newKeys, ifDeleted) => keyChange(newKeys.map((k) => k.record.hash), () => keys.insertAttaching(newKeys, ifDeleted)),
       update: async (record) => keyChange([...await hashOf(record.id), record.hash], () => keys.update(record)),
       modify: async (id, change) => {
         const before: string[] = [];

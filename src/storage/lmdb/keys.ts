@@ -1,5 +1,8 @@
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
-import { DuplicateError, type AttachOutcome, type Attaching, type KeyStore, type ListOptions } from '../types.js';
+import { attachesNothing, goneOf, outcomesOf, withoutAttached } from '../attaching.js';
+import {
+  DuplicateError, type AttachOutcome, type Attaching, type IfDeleted, type InsertOutcome, type KeyStore, type ListOptions, type NewKey,
+} from '../types.js';
 import type { LmdbTables } from './open.js';
 import { refilled } from '../refill.js';
 import { noteChange } from './changes.js';
@@ -21,15 +24,28 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void> {
-    await this.t.root.transaction(() => {
-      if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
-      if (this.t.keys.get(record.id) !== undefined) throw new DuplicateError('id');
-      this.t.keys.put(record.id, { ...record, hasCredits: credits !== null });
-      this.t.keyByHash.put(record.hash, record.id);
-      this.t.keyByApi.put(byApi(record.apiId, record.id), record.id);
-      if (credits) this.t.credits.put(record.id, credits);
-      noteChange(this.t.changes, { kind: 'key', id: record.id, hashes: [record.hash] });
-    });
+    await this.t.root.transaction(() => this.insertInTransaction(record, credits));
+  }
+
+  async insertAttaching(keys: readonly NewKey[], ifDeleted: IfDeleted): Promise<InsertOutcome[]> {
+    return outcomesOf(await Promise.allSettled(keys.map(({ record, credits, attaching }) => this.t.root.transaction((): InsertOutcome => {
+      // In the insert's transaction: a permission or role delete commits wholly before or after it.
+      const deleted = this.deletedOf(attaching);
+      if (!attachesNothing(deleted) && ifDeleted === 'refuse') return { kind: 'deleted', deleted };
+      this.insertInTransaction(withoutAttached(record, deleted) ?? record, credits);
+      return { kind: 'inserted', omitted: deleted };
+    }))));
+  }
+
+  /** insert's body; runs inside a write transaction. */
+  private insertInTransaction(record: KeyRecord, credits: CreditsRecord | null): void {
+    if (this.t.keyByHash.get(record.hash) !== undefined) throw new DuplicateError('hash');
+    if (this.t.keys.get(record.id) !== undefined) throw new DuplicateError('id');
+    this.t.keys.put(record.id, { ...record, hasCredits: credits !== null });
+    this.t.keyByHash.put(record.hash, record.id);
+    this.t.keyByApi.put(byApi(record.apiId, record.id), record.id);
+    if (credits) this.t.credits.put(record.id, credits);
+    noteChange(this.t.changes, { kind: 'key', id: record.id, hashes: [record.hash] });
   }
 
   async findByHash(hash: string): Promise<KeyRecord | null> {
@@ -72,14 +88,16 @@ export class LmdbKeyStore implements KeyStore {
   async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome> {
     return this.t.root.transaction((): AttachOutcome => {
       // In the write transaction: a permission or role delete commits wholly before or after it.
-      const deleted = {
-        permissions: attaching.permissions.filter((p) => this.t.permissions.get(p.id) === undefined),
-        roles: attaching.roles.filter((r) => this.t.roles.get(r.id) === undefined),
-      };
-      if (deleted.permissions.length > 0 || deleted.roles.length > 0) return { kind: 'deleted', deleted };
+      const deleted = this.deletedOf(attaching);
+      if (!attachesNothing(deleted)) return { kind: 'deleted', deleted };
       const key = this.modifyInTransaction(id, change);
       return key ? { kind: 'changed', key } : { kind: 'unknownKey' };
     });
+  }
+
+  /** Those of `attaching` whose record is gone; run inside the write transaction that depends on it. */
+  private deletedOf(attaching: Attaching): Attaching {
+    return goneOf(attaching, { permission: (p) => this.t.permissions.get(p.id) === undefined, role: (r) => this.t.roles.get(r.id) === undefined });
   }
 
   /** modify's body; runs inside a write transaction. */

@@ -6,36 +6,24 @@
  * mark or no record means the strip may have passed the key already, so the attach takes them off
  * again itself.
  */
+import { attachesNothing, withoutAttached } from '../attaching.js';
 import type { KeyRecord } from '../records.js';
 import type { AttachOutcome, Attaching } from '../types.js';
 import { isLive } from './deleting.js';
 import type { StorageKeys } from './keys.js';
-import { folded } from './keys.js';
 import type { RecordIo } from './record-io.js';
 
 type Modify = (id: string, change: (current: KeyRecord) => KeyRecord | null) => Promise<KeyRecord | null>;
-
-const isEmpty = (a: Attaching): boolean => a.permissions.length === 0 && a.roles.length === 0;
-
-/** The key without the slugs and role names of `gone` (case-insensitively); null when it names none. */
-export function withoutAttached(key: KeyRecord, gone: Attaching): KeyRecord | null {
-  const slugs = new Set(gone.permissions.map((p) => folded(p.slug)));
-  const names = new Set(gone.roles.map((r) => folded(r.name)));
-  const permissions = key.permissions.filter((p) => !slugs.has(folded(p)));
-  const roles = key.roles.filter((r) => !names.has(folded(r)));
-  if (permissions.length === key.permissions.length && roles.length === key.roles.length) return null;
-  return { ...key, permissions, roles };
-}
 
 export async function modifyAttaching(
   modify: Modify, io: RecordIo, k: StorageKeys, id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null,
 ): Promise<AttachOutcome> {
   // Marked already when the caller looked them up (a delete under way): nothing is written.
   const marked = { permissions: attaching.permissions.filter((p) => !isLive(p)), roles: attaching.roles.filter((r) => !isLive(r)) };
-  if (!isEmpty(marked)) return { kind: 'deleted', deleted: marked };
+  if (!attachesNothing(marked)) return { kind: 'deleted', deleted: marked };
   const key = await modify(id, change);
   if (!key) return { kind: 'unknownKey' };
-  if (isEmpty(attaching)) return { kind: 'changed', key };
+  if (attachesNothing(attaching)) return { kind: 'changed', key };
   const [permissions, roles] = await Promise.all([
     io.getMany<object>(attaching.permissions.map((p) => k.permission(p.id))),
     io.getMany<object>(attaching.roles.map((r) => k.role(r.id))),
@@ -44,7 +32,7 @@ export async function modifyAttaching(
     permissions: attaching.permissions.filter((_, i) => !isLive(permissions[i] ?? null)),
     roles: attaching.roles.filter((_, i) => !isLive(roles[i] ?? null)),
   };
-  if (isEmpty(deleted)) return { kind: 'changed', key };
+  if (attachesNothing(deleted)) return { kind: 'changed', key };
   await modify(id, (current) => withoutAttached(current, deleted));
   return { kind: 'deleted', deleted };
 }

@@ -1,10 +1,10 @@
 /**
  * The mark a permission or role delete puts on its record before it strips any key
- * (permissions.ts, roles.ts). A key change that attached the record meanwhile reads it again after
- * its write (attach.ts): a mark there means the delete may already have passed that key, so the
- * attach takes the record off again itself. Every other reader ignores the mark: until its record
- * is removed, a permission or role being deleted is still there, as before, and a delete retried
- * after a crash finds it and finishes.
+ * (permissions.ts, roles.ts). A key change or a new key that attached the record meanwhile reads it
+ * again after its write (attach.ts, insert-attaching.ts): a mark there means the delete may already
+ * have passed that key, so the attach takes the record off again itself. Every other reader
+ * ignores the mark: until its record is removed, a permission or role being deleted is still
+ * there, as before, and a delete retried after a crash finds it and finishes.
  */
 import type { RecordIo } from './record-io.js';
 

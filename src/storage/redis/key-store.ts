@@ -14,6 +14,9 @@
  * - delete: delete record + counter (commit) → remove the listing entry → release the hash.
  * - modifyAttaching (attach.ts): modify → read the attached permissions and roles again → take
  *   off those a delete marked meanwhile. A crash between the last two leaves them on the key.
+ * - insertAttaching (insert-attaching.ts): insert every key → read the records they name again,
+ *   once → take off those a delete marked meanwhile, or delete the key. A crash between the last
+ *   two leaves them on the key.
  *
  * Durability: every write of a key record (not a credits spend, which verification makes) goes
  * through `writes` and ends with `writes.afterWrite`, which waits for the masters' replicas when
@@ -21,8 +24,11 @@
  */
 import type { RedisClient } from '../../redis/client.js';
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
-import { DuplicateError, type AttachOutcome, type Attaching, type KeyStore, type ListOptions } from '../types.js';
+import {
+  DuplicateError, type AttachOutcome, type Attaching, type IfDeleted, type InsertOutcome, type KeyStore, type ListOptions, type NewKey,
+} from '../types.js';
 import { modifyAttaching } from './attach.js';
+import { insertAttaching } from './insert-attaching.js';
 import { calendarArgs, creditFields, parseReply, patchArgs, setArgs } from './credits.js';
 import type { StorageKeys } from './keys.js';
 import { listIds } from './listing.js';
@@ -91,6 +97,10 @@ export class RedisKeyStore implements KeyStore {
       await this.writes.index.release(hashKey, record.id);
       throw new DuplicateError('id');
     }
+  }
+
+  async insertAttaching(keys: readonly NewKey[], ifDeleted: IfDeleted): Promise<InsertOutcome[]> {
+    return insertAttaching(this, this.io, this.k, keys, ifDeleted);
   }
 
   async findByHash(hash: string): Promise<KeyRecord | null> {

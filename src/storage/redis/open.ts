@@ -30,8 +30,8 @@
  *  6. A change that must reach many records (permission or role delete strips keys and roles)
  *     marks its own record, changes those records, and deletes its own record last: a crash leaves
  *     the permission or role in place, held by fewer keys, and a retried delete finishes the job.
- *     A key change attaching it meanwhile reads the mark after its write and undoes that part
- *     (attach.ts).
+ *     A key change or a new key attaching it meanwhile reads the mark after its write and undoes
+ *     that part (attach.ts, insert-attaching.ts).
  */
 import type { RedisClient } from '../../redis/client.js';
 import { guarded } from '../../redis/client.js';

@@ -1,40 +1,21 @@
 /**
  * permissions.deletePermission / deleteRole racing with an attach (keys.addPermissions,
- * setPermissions, addRoles, setRoles, updateKey), over HTTP on LMDB and on the Redis Cluster. The
- * attach is stopped after its lookup, just before it writes the key, while the delete runs to
- * completion; then it goes on. It answers the 404 of a missing permission or role, the key does
- * not hold it, and a permission or role created again with the same slug or name is not granted
- * to the key. The reverse order (attach, then delete) leaves nothing behind either.
+ * setPermissions, addRoles, setRoles, updateKey) or with a new key (keys.createKey, migrateKeys,
+ * rerollKey), over HTTP on LMDB and on the Redis Cluster. The request is stopped after its lookup,
+ * just before it writes the key, while the delete runs to completion; then it goes on. An attach
+ * and createKey answer the 404 of a missing permission or role (createKey keeps no key);
+ * migrateKeys and rerollKey store the key without it. No key holds it, and a permission or role
+ * created again with the same slug or name is not granted to any. The reverse order (attach or
+ * create, then delete) leaves nothing behind either.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Config } from '../../../src/config.js';
-import type { KeyStore, Storage } from '../../../src/storage/types.js';
 import { expectError } from '../../support/auth-cases.js';
-import { gate, type Gate } from '../../support/gate.js';
+import type { Gate } from '../../support/gate.js';
 import { startHarness, type Harness } from '../../support/harness.js';
-
-/** Wraps the keygate's key store so the next key change that attaches something waits at a gate first. */
-function stopAttaches(storage: Storage): { next(): Gate } {
-  const inner = storage.keys;
-  let armed: Gate | null = null;
-  const stopping = new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'modifyAttaching') {
-        return async (...args: Parameters<KeyStore['modifyAttaching']>) => {
-          const stop = armed;
-          armed = null;
-          if (stop) await stop.pass();
-          return inner.modifyAttaching(...args);
-        };
-      }
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  (storage as { keys: KeyStore }).keys = stopping;
-  return { next: () => (armed = gate()) };
-}
+import { createMigration, foreignKey } from '../../support/migrations.js';
+import { stopKeyWrites } from '../../support/stop-key-writes.js';
 
 const clusterSettings = (): Partial<Config> => ({
   redis: {
@@ -52,7 +33,7 @@ describe.each([
   let attaches: { next(): Gate };
   beforeAll(async () => {
     h = await startHarness(settings());
-    attaches = stopAttaches(h.keygate.services.storage);
+    attaches = stopKeyWrites(h.keygate.services.storage);
   });
   afterAll(async () => { await h?.stop(); });
 
@@ -106,6 +87,87 @@ describe.each([
     await ok('permissions.createRole', { name, permissions: [`${name}.perm`] });
     expect((await h.verify(key, { permissions: `${name}.perm` })).body.data.code).toBe('INSUFFICIENT_PERMISSIONS');
     expect(await keyOf(keyId)).not.toHaveProperty('roles');
+  });
+
+  const keysOf = async (apiId: string): Promise<unknown[]> => (await h.call('apis.listKeys', { apiId })).body.data;
+
+  test.each([
+    ['a role', 'role_not_found', 'roles', 'race-create', 'Role'],
+    ['a permission', 'permission_not_found', 'permissions', 'race.create', 'Permission'],
+  ])('keys.createKey with %s deleted before its write: 404 %s, and no key is kept', async (_what, code, field, name, noun) => {
+    if (field === 'roles') await ok('permissions.createRole', { name, permissions: [`${name}.perm`] });
+    else await ok('permissions.createPermission', { name, slug: name });
+    const apiId = await h.createApi();
+    const body = field === 'roles' ? { apiId, roles: [name], permissions: ['race.create-kept'] } : { apiId, permissions: [name, 'race.create-kept'] };
+    const res = await interleave(
+      () => h.call('keys.createKey', body),
+      () => (field === 'roles' ? ok('permissions.deleteRole', { role: name }) : ok('permissions.deletePermission', { permission: name })),
+    );
+    expectError(res, 404, `unkey/data/${code}`);
+    expect(res.body.error.detail).toBe(`${noun} '${name}' was not found.`);
+    expect(await keysOf(apiId)).toEqual([]);
+    if (field === 'roles') await ok('permissions.createRole', { name, permissions: [`${name}.perm`] });
+    else await ok('permissions.createPermission', { name, slug: name });
+    expect(await keysOf(apiId)).toEqual([]);
+  });
+
+  test('keys.migrateKeys with a role and a permission deleted before its write: imported without them; created again, they are not granted', async () => {
+    await ok('permissions.createRole', { name: 'race-migrate', permissions: ['race.migrate-role-perm'] });
+    await ok('permissions.createPermission', { name: 'race.migrate', slug: 'race.migrate' });
+    const apiId = await h.createApi();
+    const migrationId = await createMigration(h);
+    const imported = foreignKey();
+    const res = await interleave(
+      () => h.call('keys.migrateKeys', {
+        migrationId, apiId, keys: [{ hash: imported.base64, roles: ['race-migrate'], permissions: ['race.migrate', 'race.migrate-kept'] }],
+      }),
+      async () => {
+        await ok('permissions.deleteRole', { role: 'race-migrate' });
+        await ok('permissions.deletePermission', { permission: 'race.migrate' });
+      },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.failed).toEqual([]);
+    const keyId = res.body.data.migrated[0].keyId;
+    expect(await keyOf(keyId)).toMatchObject({ permissions: ['race.migrate-kept'] });
+    expect(await keyOf(keyId)).not.toHaveProperty('roles');
+    await ok('permissions.createRole', { name: 'race-migrate', permissions: ['race.migrate-role-perm'] });
+    await ok('permissions.createPermission', { name: 'race.migrate', slug: 'race.migrate' });
+    expect((await h.verify(imported.plaintext, { permissions: 'race.migrate-kept' })).body.data.code).toBe('VALID');
+    expect((await h.verify(imported.plaintext, { permissions: 'race.migrate' })).body.data.code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect((await h.verify(imported.plaintext, { permissions: 'race.migrate-role-perm' })).body.data.code).toBe('INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('keys.rerollKey with a role and a permission of the old key deleted before its write: the new key comes without them', async () => {
+    await ok('permissions.createRole', { name: 'race-reroll', permissions: ['race.reroll-role-perm'] });
+    const { keyId } = await h.createKey({ apiId: await h.createApi(), roles: ['race-reroll'], permissions: ['race.reroll', 'race.reroll-kept'] });
+    const res = await interleave(
+      () => h.call('keys.rerollKey', { keyId, expiration: 0 }),
+      async () => {
+        await ok('permissions.deleteRole', { role: 'race-reroll' });
+        await ok('permissions.deletePermission', { permission: 'race.reroll' });
+      },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rolled = res.body.data;
+    expect(await keyOf(rolled.keyId)).toMatchObject({ permissions: ['race.reroll-kept'] });
+    expect(await keyOf(rolled.keyId)).not.toHaveProperty('roles');
+    await ok('permissions.createRole', { name: 'race-reroll', permissions: ['race.reroll-role-perm'] });
+    await ok('permissions.createPermission', { name: 'race.reroll', slug: 'race.reroll' });
+    expect((await h.verify(rolled.key, { permissions: 'race.reroll-kept' })).body.data.code).toBe('VALID');
+    expect((await h.verify(rolled.key, { permissions: 'race.reroll' })).body.data.code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect((await h.verify(rolled.key, { permissions: 'race.reroll-role-perm' })).body.data.code).toBe('INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('createKey first, then delete: the permission and the role leave the new key', async () => {
+    await ok('permissions.createRole', { name: 'race-created', permissions: ['race.created-role-perm'] });
+    const { keyId, key } = await h.createKey({ apiId: await h.createApi(), roles: ['race-created'], permissions: ['race.created'] });
+    expect((await h.verify(key, { permissions: 'race.created AND race.created-role-perm' })).body.data.code).toBe('VALID');
+    await ok('permissions.deletePermission', { permission: 'race.created' });
+    await ok('permissions.deleteRole', { role: 'race-created' });
+    const after = await keyOf(keyId);
+    expect(after).not.toHaveProperty('permissions');
+    expect(after).not.toHaveProperty('roles');
   });
 
   test('attach first, then delete: the permission and the role leave the key', async () => {

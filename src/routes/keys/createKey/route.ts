@@ -1,15 +1,14 @@
 import { requireAny } from '../../../auth/permissions.js';
-import { ApiError } from '../../../errors/api-error.js';
 import { generateKey } from '../../../keys/format.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import type { CreditsRecord } from '../../../storage/records.js';
-import { DuplicateError } from '../../../storage/types.js';
 import { defineRoute } from '../../define.js';
 import { findLiveApi } from '../../apis/live-api.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
 import { creditsFromRequest } from './credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
+import { deletedMeanwhile, existingRoles } from '../rbac.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 
@@ -31,12 +30,7 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
     const now = services.now();
     const credits: CreditsRecord | null = creditsFromRequest(input.credits, now);
     // Every role must exist (by name, case-insensitively) before anything is written.
-    const roleNames: string[] = [];
-    for (const name of input.roles ?? []) {
-      const role = await storage.roles.findByName(principal.workspaceId, name);
-      if (!role) throw new ApiError('err:unkey:data:role_not_found', `Role '${name}' was not found.`);
-      if (!roleNames.includes(role.name)) roleNames.push(role.name);
-    }
+    const roles = await existingRoles(services, principal, input.roles ?? []);
     // Unknown permission slugs are created (name = slug) without a create_permission check.
     const permissions = await resolveSlugs(services, principal, input.permissions ?? [], false);
     const identity = input.externalId === undefined ? null : await identityFor(services, principal.workspaceId, input.externalId, now);
@@ -45,14 +39,13 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
       const record = newKeyRecord({
         workspaceId: principal.workspaceId, api, hash: generated.hash, start: generated.start, name: input.name, meta: input.meta,
         identity, expires: input.expires, enabled: input.enabled, hasCredits: credits !== null, ratelimits: input.ratelimits,
-        permissions: permissions.map((p) => p.slug), roles: roleNames, createdAt: now,
+        permissions: permissions.map((p) => p.slug), roles: roles.map((r) => r.name), createdAt: now,
       });
-      try {
-        await storage.keys.insert(record, credits);
-        return { keyId: record.id, key: generated.plaintext };
-      } catch (err) {
-        if (!(err instanceof DuplicateError) || attempt >= MAX_ATTEMPTS) throw err;
-      }
+      // A role or permission deleted since its lookup: the 404 of a missing one, and no key is kept.
+      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles } }], 'refuse'))[0]!;
+      if (outcome.kind === 'inserted') return { keyId: record.id, key: generated.plaintext };
+      if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
+      if (attempt >= MAX_ATTEMPTS) throw outcome.error;
     }
   },
 });

@@ -3,15 +3,16 @@
  * an operator made (`keygate migration create`). Every key is checked before anything is written
  * (a bad hash or a bad credits rule is a 400 for the whole request); a hash that is already taken
  * is reported in `failed` and the other keys are still imported. Missing roles, permissions and
- * identities are created, as Unkey does for migrations.
+ * identities are created, as Unkey does for migrations. A role or permission deleted while the
+ * request runs is not kept by its keys, which are still imported (as if the delete came just after).
  */
 import { requireAny, type Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { importedHash, type ImportedHash } from '../../../keys/migration.js';
 import { isSlowAlgorithm, SLOW_HASH_FORMAT } from '../../../keys/migration-slow.js';
 import type { Services } from '../../../services.js';
-import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
-import { DuplicateError } from '../../../storage/types.js';
+import type { CreditsRecord, RoleRecord } from '../../../storage/records.js';
+import { DuplicateError, type NewKey } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { findLiveApi } from '../../apis/live-api.js';
@@ -25,17 +26,18 @@ import { responseSchema } from './response.js';
 interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
 
 /** The role with this name, created (without permissions) when the workspace has none. */
-async function roleNamed(services: Services, workspaceId: string, name: string): Promise<string> {
+async function roleNamed(services: Services, workspaceId: string, name: string): Promise<RoleRecord> {
   const { roles } = services.storage;
   const found = await roles.findByName(workspaceId, name);
-  if (found) return found.name;
+  if (found) return found;
+  const created: RoleRecord = { id: newId('role'), workspaceId, name, permissionIds: [], createdAt: services.now() };
   try {
-    await roles.insert({ id: newId('role'), workspaceId, name, permissionIds: [], createdAt: services.now() });
-    return name;
+    await roles.insert(created);
+    return created;
   } catch (err) {
     // Created meanwhile by a concurrent request: use that one.
     if (!(err instanceof DuplicateError)) throw err;
-    return (await roles.findByName(workspaceId, name))!.name;
+    return (await roles.findByName(workspaceId, name))!;
   }
 }
 
@@ -63,46 +65,47 @@ export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
       return { input: k, hash, credits: creditsFromRequest(k.credits, now) };
     });
 
-    const records: KeyRecord[] = [];
+    const keys: NewKey[] = [];
     for (const { input: k, hash, credits } of prepared) {
-      records.push(await keyRecord(services, principal, api, input.migrationId, k, hash, credits, now));
+      keys.push(await newKey(services, principal, api, input.migrationId, k, hash, credits, now));
     }
     // Inserted together: the store commits them in order, so a hash repeated inside the request
-    // is imported once and reported as failed after that, like one already stored.
-    const outcomes = await Promise.allSettled(records.map((r, i) => services.storage.keys.insert(r, prepared[i]!.credits)));
+    // is imported once and reported as failed after that, like one already stored. 'omit': a key
+    // is never refused for a role or permission deleted meanwhile, so every other outcome is a duplicate.
+    const outcomes = await services.storage.keys.insertAttaching(keys, 'omit');
     const migrated: Output['migrated'] = [];
     const failed: string[] = [];
     outcomes.forEach((outcome, i) => {
       const given = prepared[i]!.input.hash;
-      if (outcome.status === 'fulfilled') migrated.push({ hash: given, keyId: records[i]!.id });
-      else if (outcome.reason instanceof DuplicateError) failed.push(given);
-      else throw outcome.reason;
+      if (outcome.kind === 'inserted') migrated.push({ hash: given, keyId: keys[i]!.record.id });
+      else failed.push(given);
     });
     return { migrated, failed };
   },
 });
 
-async function keyRecord(
+async function newKey(
   services: Services, principal: Principal, api: { id: string; keyspaceId: string }, migrationId: string,
   k: MigrateKeysInput['keys'][number], { hash, slowHash }: ImportedHash, credits: CreditsRecord | null, now: number,
-): Promise<KeyRecord> {
+): Promise<NewKey> {
   const { workspaceId } = principal;
-  const roles: string[] = [];
+  const roles: RoleRecord[] = [];
   for (const name of k.roles ?? []) {
     const stored = await roleNamed(services, workspaceId, name);
-    if (!roles.includes(stored)) roles.push(stored);
+    if (!roles.some((r) => r.id === stored.id)) roles.push(stored);
   }
   const permissions = await resolveSlugs(services, principal, k.permissions ?? [], false);
   const identity = k.externalId === undefined ? null : await identityFor(services, workspaceId, k.externalId, now);
-  return {
+  const record = {
     ...newKeyRecord({
       workspaceId, api, hash,
       // Unknown until the key is first verified (its plaintext is never seen before).
       start: '',
       name: k.name, meta: k.meta, identity, expires: k.expires, enabled: k.enabled, hasCredits: credits !== null,
-      ratelimits: k.ratelimits, permissions: permissions.map((p) => p.slug), roles, createdAt: now,
+      ratelimits: k.ratelimits, permissions: permissions.map((p) => p.slug), roles: roles.map((r) => r.name), createdAt: now,
     }),
     pendingMigrationId: migrationId,
     ...(slowHash !== undefined ? { pendingMigrationHash: slowHash } : {}),
   };
+  return { record, credits, attaching: { permissions, roles } };
 }

@@ -6,6 +6,7 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
+import { permissionsOfKey, rolesOfKey } from '../rbac.js';
 import { responseSchema } from './response.js';
 
 interface Input { keyId: string; expiration: number }
@@ -48,6 +49,12 @@ export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>(
     // The balance and the refill settings carry over; the refill history does not.
     const credits: CreditsRecord | null = current ? { remaining: current.remaining, ...(current.refill ? { refill: current.refill } : {}) } : null;
     const now = services.now();
+    // The old key's permissions and roles as they stand: one deleted meanwhile is not copied, and
+    // one deleted before the new key is written is left off it, while the reroll goes on ('omit').
+    const [permissions, roles] = await Promise.all([
+      permissionsOfKey(services, old.workspaceId, old.permissions),
+      rolesOfKey(services, old.workspaceId, old.roles),
+    ]);
 
     let created: { keyId: string; key: string } | undefined;
     for (let attempt = 1; !created; attempt++) {
@@ -68,16 +75,14 @@ export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>(
         hasCredits: credits !== null,
         // New ids, so the new key's limits count apart from the old key's.
         ratelimits: old.ratelimits.map((r) => ({ ...r, id: newId('rl') })),
-        permissions: [...old.permissions],
-        roles: [...old.roles],
+        permissions: permissions.map((p) => p.slug),
+        roles: roles.map((r) => r.name),
         createdAt: now,
       };
-      try {
-        await storage.keys.insert(record, credits);
-        created = { keyId: record.id, key: generated.plaintext };
-      } catch (err) {
-        if (!(err instanceof DuplicateError) || attempt >= MAX_ATTEMPTS) throw err;
-      }
+      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles } }], 'omit'))[0]!;
+      if (outcome.kind === 'inserted') created = { keyId: record.id, key: generated.plaintext };
+      // 'omit' keeps every key it can store, so anything else is a taken hash: tried again with another.
+      else if (attempt >= MAX_ATTEMPTS) throw new DuplicateError('hash');
     }
 
     // Re-read, so a change made to the old key meanwhile is not overwritten; it is not deleted:

@@ -1,8 +1,7 @@
 /**
  * Builds the dashboard (web/dashboard) into dist/dashboard/public: one minified script and one
  * stylesheet with content hashes in their names (served as immutable), and index.html naming them
- * (served with no-cache). Run by `npm run build` after tsc; esbuild does the whole job in well
- * under a second.
+ * (served with no-cache). Run by `npm run build` after tsc; esbuild does the whole job.
  */
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

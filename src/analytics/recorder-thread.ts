@@ -1,11 +1,11 @@
 /**
  * The recorder of both backends: verifyKey's records are buffered here and handed, about once a
  * second, to a thread of their own that writes them and their rollups (recorder-worker.ts).
- * Profiles of verifyKey over 20,000 keys put a third of the embedded event loop's time in those
- * writes (a read-modify-write of a rollup row per key and minute, inside LMDB's write
- * transaction) and 15 % of the distributed one's in building the append scripts' arguments; on
- * the writer thread they use the second core instead. A single thread, not the piscina pool:
- * batches must be written in order, and the held rollup increments are state.
+ * Those writes are a large part of the work when many keys are verified (embedded: a
+ * read-modify-write of a rollup row per key and minute, inside LMDB's write transaction;
+ * distributed: building the append scripts' arguments); on the writer thread they use another
+ * core instead of the event loop's. A single thread, not the piscina pool: batches must be
+ * written in order, and the held rollup increments are state.
  *
  * The buffer is bounded like the inline recorder's: records posted to the thread and not yet
  * written count against `maxPending`, so a store that falls behind drops (and counts) new records

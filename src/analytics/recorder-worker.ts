@@ -59,9 +59,9 @@ function openStore(spec: RecorderStoreSpec): { store: VerificationStore; ready: 
     return { store: storage.verifications, ready: Promise.resolve(), close: () => storage.close() };
   }
   // The same client settings as the server's own connections, so no offline queue: without
-  // waiting for the first connection, the first batches (a server verifying keys within a
-  // second of starting) failed with "Stream isn't writeable" and were dropped. Later, while Redis
-  // is unreachable, appends fail and the recorder keeps those batches and tries them again, as inline.
+  // waiting for the first connection, the first batches (a server verifying keys right after it
+  // starts) would fail with "Stream isn't writeable" and be dropped. Later, while Redis is
+  // unreachable, appends fail and the recorder keeps those batches and tries them again, as inline.
   const client = createRedis(spec.settings, 'analytics', log);
   const store = new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained);
   const ready = waitUntilReady(client, 'Redis', FIRST_CONNECT_WAIT_MS).catch(() => {});

@@ -12,9 +12,10 @@
  * summed here first and handed over with the first batch after each UTC minute ends: the minute
  * rows of the minute that ended, and the hour, day and month increments derived from those minute
  * sums. So each row is written at most once a minute, whatever the number of verifications it
- * counts (rewriting a key's rows with every batch was most of the work when many keys are
- * verified). Sooner when many are held (MAX_HELD), and all at every explicit flush() and at close. The price: a crash (not a graceful stop) loses those held sums from the rollup
- * tables (raw records are written every second); analytics queries flush first (see the
+ * counts (rewriting a key's rows with every batch would be most of the work when many keys are
+ * verified). Sooner when many are held (MAX_HELD), and all at every explicit flush() and at
+ * close. The price: a crash (not a graceful stop) loses those held sums from the rollup tables
+ * (raw records are written every second); analytics queries flush first (see the
  * getVerifications route), so an answer counts every verification this process made before it.
  *
  * With `rollupRetentionMs`, the

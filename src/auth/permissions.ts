@@ -39,7 +39,7 @@ export function hasAny(principal: Principal, anyOf: readonly string[]): boolean 
   return anyOf.some((p) => principal.permissions.has(p));
 }
 
-/** Throws the spec's 403 naming the missing tuple(s) unless one of `anyOf` is granted. */
+/** Throws the 403 (forbidden) naming the missing tuple(s) unless one of `anyOf` is granted. */
 export function requireAny(principal: Principal, anyOf: readonly string[]): void {
   if (hasAny(principal, anyOf)) return;
   const detail = anyOf.length === 1
@@ -50,8 +50,8 @@ export function requireAny(principal: Principal, anyOf: readonly string[]): void
 
 /** True if any granted tuple allows `action` on `type` (for any id), used where ids are unknown yet. */
 export function hasActionOnAny(principal: Principal, type: ResourceType, action: string): boolean {
-  // Remembered per principal (immutable, and reused while its record is unchanged: root-key.ts):
-  // scanning every permission with two new strings each ran on every verifyKey.
+  // Remembered per principal (immutable, and reused while its record is unchanged: root-key.ts),
+  // so verifyKey does not scan every permission, with two new strings each, on every call.
   let answers = actionAnswers.get(principal);
   if (answers === undefined) actionAnswers.set(principal, answers = new Map());
   const question = type + ' ' + action;

@@ -38,7 +38,7 @@ export class ApiError extends Error {
 
 export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;
 
-/** Thrown by storage backends when a platform component cannot answer; maps to the spec's 503. */
+/** Thrown by storage backends when a platform component cannot answer; maps to the 503 (service_unavailable). */
 export class ServiceUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -3,7 +3,8 @@
  * its `error.type` URL (`{DOCS_URL}/errors/<path>`). The only file that knows status numbers.
  *
  * Paths follow Unkey's catalogue (`err:unkey:data:api_not_found` → `unkey/data/api_not_found`)
- * except where the product spec decides otherwise (unauthorized, forbidden, service_unavailable).
+ * except for keygate's own root-key and availability errors (unauthorized, forbidden,
+ * service_unavailable).
  */
 interface CodeInfo {
   readonly status: number;
@@ -38,7 +39,7 @@ export const errorCodes = {
   // Routing (keygate answers these with the envelope; Unkey answers plain text).
   'err:user:bad_request:procedure_not_found': code(404, 'Not Found', 'err:user:bad_request:procedure_not_found'),
   'err:user:bad_request:method_not_allowed': code(405, 'Method Not Allowed', 'err:user:bad_request:method_not_allowed'),
-  // Root-key authentication and authorization: the product spec's own types.
+  // Root-key authentication and authorization: keygate's own types.
   'err:keygate:authentication:unauthorized': code(401, 'Unauthorized', '', 'unauthorized'),
   'err:keygate:authorization:forbidden': code(403, 'Forbidden', '', 'forbidden'),
   'err:keygate:authentication:too_many_failures': code(429, 'Too Many Requests', 'err:user:too_many_requests:authentication_failures'),
@@ -68,5 +69,5 @@ export function codeInfo(code: ErrorCode): CodeInfo {
   return errorCodes[code];
 }
 
-/** The product spec fixes this text for every 503. */
+/** One text for every 503, whatever failed: the cause stays in the logs. */
 export const SERVICE_UNAVAILABLE_DETAIL = 'The service is temporarily unavailable, try again later.';

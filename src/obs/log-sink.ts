@@ -5,7 +5,7 @@
  * go out at once, after whatever was gathered before them.
  *
  * Bytes, not text, reach the writer: a SonicBoom in text mode measures, concatenates and encodes
- * a large string several times over, which made the per-request line cost more than formatting it.
+ * a large string several times over, which costs more than formatting the per-request lines.
  */
 import { pino } from 'pino';
 

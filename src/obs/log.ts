@@ -33,8 +33,8 @@ export type RequestLogLine = (requestId: string, procedure: string, status: numb
 
 /**
  * The per-request line at info, in pino's own JSON shape, handed straight to the sink (which
- * gathers such lines and writes them together). Through pino's object path (with its redaction)
- * it cost more than the request itself; every field here is keygate's own (an id it minted, a
+ * gathers such lines and writes them together). pino's object path would serialize an object and
+ * apply redaction for every request; every field here is keygate's own (an id it minted, a
  * procedure name from its route table, a status, a number), so there is nothing to redact, and
  * all of it is ASCII. null below info.
  */

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (GET /metrics), recorded without prom-client on the request path.
  *
- * prom-client's labelled counters and histograms hash their label sets on every call; verifyKey
- * runs tens of thousands of times a second, so the hot path only bumps plain numbers held in
+ * prom-client's labelled counters and histograms hash their label sets on every call; every
+ * verifyKey passes here, so the hot path only bumps plain numbers held in
  * objects made at start-up (one per procedure, one per verification code), and prom-client reads
  * them when /metrics is scraped, through "pulled" metrics (pulled() below). prom-client also
  * supplies the process and event-loop-lag metrics (collectDefaultMetrics).

@@ -4,11 +4,11 @@
  * duration.
  *
  * The hash tag is one of 16 bucket tags chosen by the owner (redis/tags.ts, limitTag), not one per
- * owner: a Lua script may touch one Cluster slot only, and with a slot per owner a flood of
- * verifications for 100 identities cost about one script call each (1.37 commands sent per
- * verification in the bench). Now every counter of one owner still sits in one slot (a group of
- * them commits in one script), and a batch carries the checks of every owner sharing the bucket.
- * Owners never share a counter: the owner's own tag follows the bucket tag.
+ * owner: a Lua script may touch one Cluster slot only, so with a slot per owner verifications
+ * spread over many identities would cost about one script call each. With buckets every counter
+ * of one owner still sits in one slot (a group of them commits in one script), and a batch
+ * carries the checks of every owner sharing the bucket. Owners never share a counter: the owner's
+ * own tag follows the bucket tag.
  */
 import calculateSlot from 'cluster-key-slot';
 import { limitTag, ownerTag } from '../redis/tags.js';

@@ -6,7 +6,7 @@
  * Batches grow with load: while MAX_FLUSHES_PER_NODE batches are on their way to a node, checks
  * for that node wait and go together once one comes back (the rest go at once). Unloaded, nothing
  * waits; under load a batch holds what arrived during one round trip instead of one turn's worth,
- * so script calls per check fall as the rate rises (a turn held ~5 verifications at 2.7k/s).
+ * so script calls per check fall as the rate rises.
  * Checks naming a key that waits wait too, so one key's checks keep their order.
  *
  * Atomicity: a group whose checks share one owner (one slot) is all or nothing inside one script.

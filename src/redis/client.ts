@@ -67,7 +67,7 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
       redisOptions: nodeOptions(settings, name),
       clusterRetryStrategy: backoff,
       // Commands that meet a connection ioredis closed while refreshing its slot map are sent
-      // again. That keeps a healthy cluster free of spurious 503s (0 made them appear at start-up).
+      // again. That keeps a healthy cluster free of spurious 503s (without it they appear at start-up).
       // A script that had reached Redis may so arrive twice: the ones that write run once per call
       // (redis/scripts.ts, `once`), and a second arrival gets the first one's reply.
       retryDelayOnFailover: 100,
@@ -102,7 +102,7 @@ export async function waitUntilReady(client: RedisClient, what: string, timeoutM
 
 /**
  * Errors that mean Redis could not answer (down, unreachable, timed out, cluster slots not
- * served) rather than a bug: they become the product spec's 503.
+ * served) rather than a bug: they become the 503 (service_unavailable).
  */
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

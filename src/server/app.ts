@@ -28,7 +28,7 @@ export interface RunningServer {
 }
 
 const LIVENESS_PATH = '/v2/liveness';
-/** For load balancers: 200 while every dependency answers, else the spec's 503. */
+/** For load balancers: 200 while every dependency answers, else 503. */
 const READINESS_PATH = '/v2/readiness';
 /** Prometheus metrics (METRICS=on, the default). */
 const METRICS_PATH = '/metrics';

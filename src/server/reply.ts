@@ -20,8 +20,8 @@ const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';
 
 export function dataReply(requestId: string, data: unknown): Reply {
-  // Request ids are base58 (util/ids.ts), so they are spliced in as they are: stringifying the
-  // envelope object cost a visible share of verifyKey.
+  // Request ids are base58 (util/ids.ts), so they are spliced in as they are: no envelope object
+  // is built and stringified on every verifyKey.
   const body = data === undefined
     ? `{"meta":{"requestId":"${requestId}"}}`
     : `{"meta":{"requestId":"${requestId}"},"data":${hasJsonText(data) ? data[JSON_TEXT]() : JSON.stringify(data)}}`;

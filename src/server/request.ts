@@ -77,7 +77,7 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
   const { authorization } = seen;
   const info: RequestInfo = {
     requestId: newRequestId(),
-    // As sent: methods are case-sensitive, and upper-casing every request's showed in profiles.
+    // As sent: methods are case-sensitive, and upper-casing would cost every request a conversion.
     method: req.getCaseSensitiveMethod(),
     path: req.getUrl(),
     authorization,
@@ -125,8 +125,8 @@ export function tooLarge(limitBytes: number): ApiError {
 /**
  * Reads the whole body, then calls `done` once: with the body, with a 413 ApiError as soon as it
  * exceeds `limitBytes`, with a 400 when it is shorter than declared, or with ClientAbortedError if
- * the client goes away first. A callback, not a promise: it runs on every request, and the promise
- * and its continuations were a measurable share of verifyKey's cost.
+ * the client goes away first. A callback, not a promise: it runs on every request, and a promise
+ * and its continuations would add their allocations and turns to every verifyKey.
  *
  * `lend`: a body that arrives in one chunk is handed over as a view of uWS's memory, not a copy,
  * valid only until `done` returns (uWS detaches it then, so a late read sees an empty buffer). For

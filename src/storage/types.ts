@@ -1,5 +1,5 @@
 /**
- * Storage interfaces. Every backend (LMDB now, Redis next) implements all of them and passes the
+ * Storage interfaces. Every backend (LMDB, Redis) implements all of them and passes the
  * same contract suite (test/contracts/storage.contract.ts). Routes and services speak only these.
  *
  * Common contract: methods resolve once the write is durable in the backend (acknowledged means

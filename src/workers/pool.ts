@@ -71,8 +71,8 @@ export class HashPool {
     const filename = tasksFile();
     if (!existsSync(filename)) throw new Error(`worker entry ${filename} is missing: run 'npm run build'`);
     const { Piscina } = await import('piscina');
-    // A fixed number of threads, started together and kept: thread start-up (tens of ms) would
-    // otherwise land on the requests that arrive after an idle spell. One task per thread at a
+    // A fixed number of threads, started together and kept: thread start-up would otherwise
+    // land on the requests that arrive after an idle spell. One task per thread at a
     // time, since every task is synchronous CPU work.
     return new Piscina({ filename, minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: 1 });
   }

@@ -1,8 +1,8 @@
 /**
- * The verifications chart: uPlot (≈ 50 KB), one stacked bar per bucket, one colour per outcome.
- * uPlot does not stack by itself: each series gets the running total up to its outcome, and the
- * series are drawn tallest first, so every outcome shows as its own band. The readout above the
- * chart names the hovered bucket's real counts.
+ * The verifications chart: uPlot (small, no dependencies), one stacked bar per bucket, one colour
+ * per outcome. uPlot does not stack by itself: each series gets the running total up to its
+ * outcome, and the series are drawn tallest first, so every outcome shows as its own band. The
+ * readout above the chart names the hovered bucket's real counts.
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';

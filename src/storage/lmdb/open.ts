@@ -74,8 +74,8 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
   // `keygate.data` (or mktemp's /tmp/tmp.XXXX) for a file and fail with "Is a directory".
   const root = open({ path: dataDir, name: undefined, maxDbs: 32, noSubdir: false }) as RootDatabase;
   // Shared structures: record layouts are stored once per database and cached, instead of being
-  // written into every value and rebuilt on every read (a profile of verifyKey showed ~10 % of
-  // CPU in that). Values written before are still read as they are.
+  // written into every value and rebuilt on every read (verifyKey reads records on every call).
+  // Values written without them are still read as they are.
   //
   // The object cache hands out the same decoded record while it is unchanged; `validated` checks
   // that against the stored bytes on every read, so writes by another process (the CLI revoking a

@@ -2,8 +2,8 @@
  * Verification records in one LMDB database, in blocks: the records of one append within
  * SPAN_MS of each other, as columns (the body format of verification-blocks.ts), so a batch
  * costs one put per block instead of one per record. A block stays below LMDB's overflow size:
- * larger values go to overflow pages, whose allocation behind the write lock made cold
- * verifications with a million keys twenty times slower.
+ * larger values go to overflow pages, whose allocation behind the write lock slows down cold
+ * verifications when there are many keys.
  *
  * Keyed by [first record time, sequence], so a time range is one ordered scan from SPAN_MS before
  * it; blocks that overlap in time (a late record) are merged on read. A block's value is
@@ -81,7 +81,7 @@ export class LmdbVerificationStore implements VerificationStore {
     if (c.count === 0 && deltas.length === 0) return;
     // A transaction's callback runs on the event loop: a large batch of increments (the recorder
     // hands over a minute of hour/day/month sums at once) is added in several transactions, so
-    // requests are answered between them instead of waiting ~0.1 s behind each 10,000 rows.
+    // requests are answered between them instead of waiting behind one long transaction.
     for (let from = INCREMENTS_PER_TRANSACTION; from < deltas.length; from += INCREMENTS_PER_TRANSACTION) {
       await this.addIncrements(deltas.slice(from, from + INCREMENTS_PER_TRANSACTION));
     }

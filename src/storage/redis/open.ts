@@ -2,7 +2,7 @@
  * The distributed backend: every record in Redis or Redis Cluster, msgpack-encoded
  * (src/redis/codec.ts), behind the same storage interfaces as LMDB and through the same contract
  * suites. Key layout: keys.ts. Every operation runs through `guarded`, so a Redis that cannot
- * answer rejects with ServiceUnavailableError (the spec's 503).
+ * answer rejects with ServiceUnavailableError (a 503).
  *
  * Atomicity. What must change together shares a hash tag (one slot) and changes in one Lua
  * script: a key record and its credits counter are one hash; credits are read and changed by

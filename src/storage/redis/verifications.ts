@@ -14,7 +14,7 @@
  *
  * Everything lives under one hash tag, so it is one cluster node (one slot); the log is bounded
  * by VERIFICATIONS_RETAINED, rollups by the analytics retention (pruneRollups). Records are
- * positional tuples, as in LMDB (a third of the size).
+ * positional tuples, as in LMDB (no field names repeated in every record).
  */
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';

@@ -24,7 +24,7 @@ const SCOPED = /^api\.([A-Za-z0-9_-]+)\.read_analytics$/;
 
 /**
  * The APIs the root key may read analytics of: null for all (the literal `api.*.read_analytics`),
- * else those named by `api.<apiId>.read_analytics` grants; none is the spec's 403. As in Unkey,
+ * else those named by `api.<apiId>.read_analytics` grants; none is the 403 (forbidden). As in Unkey,
  * scoped grants filter the rows rather than fail the query.
  */
 function analyticsScope(principal: Principal): string[] | null {

@@ -30,7 +30,7 @@ export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
           properties: {
             name: { type: 'string', minLength: 3, maxLength: 255 },
             cost: { type: 'integer', minimum: 0, maximum: MAX_SAFE, default: 1 },
-            // keygate rejects inline values Unkey would silently ignore (see README).
+            // keygate rejects inline values Unkey would silently ignore (see docs/differences-from-unkey.md).
             limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
             duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
           },
@@ -40,7 +40,7 @@ export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
     },
   },
   handle({ input, principal, services, requestId }) {
-    // A root key that may verify nothing at all gets the spec's 403 before any lookup, which
+    // A root key that may verify nothing at all gets the 403 (forbidden) before any lookup, which
     // reveals nothing; one scoped to other APIs gets NOT_FOUND for keys outside its scope.
     if (!hasActionOnAny(principal, 'api', 'verify_key')) {
       throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");

@@ -15,7 +15,7 @@ const HELP: Record<string, string> = {
   main: `keygate: API keys and rate limits, speaking the Unkey v2 API.
 
 Usage:
-  keygate [serve]              run the server (settings come from the environment; see README)
+  keygate [serve]              run the server (settings come from the environment; see docs/settings.md)
   keygate root-key <command>   manage root keys in DATA_DIR (create, list, revoke)
   keygate migration <command>  manage key migrations for keys.migrateKeys (create, list)
   keygate <command> --help     help for a command
@@ -25,7 +25,7 @@ Usage:
 Runs the server. Settings come from the environment: PORT, HOST, DATA_DIR, ROOT_KEY, DOCS_URL,
 LOG_LEVEL, BODY_LIMIT_BYTES, VERIFICATIONS_RETAINED, SHUTDOWN_GRACE_MS, HASH_WORKERS; distributed mode: REDIS_URL or
 REDIS_CLUSTER_NODES, REDIS_COMMAND_TIMEOUT_MS, REDIS_KEY_PREFIX, RATELIMIT_FAIL_MODE,
-CACHE_MAX_ENTRIES, CACHE_TTL_MS (see README).
+CACHE_MAX_ENTRIES, CACHE_TTL_MS (see docs/settings.md).
 `,
   'root-key': `Usage:
   keygate root-key create [--name NAME] (--permission PERM ... | --all-permissions)

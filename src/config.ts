@@ -1,6 +1,7 @@
 /**
  * Settings: read once from the environment, validated, frozen. Nothing else reads process.env.
- * Each setting is documented in the README table, which mirrors `settings` below.
+ * Each setting is documented in docs/settings.md, whose tables mirror loadConfig below
+ * (test/unit/settings-doc.test.ts checks names and defaults).
  */
 import { resolve } from 'node:path';
 

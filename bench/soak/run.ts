@@ -28,7 +28,7 @@ const WINDOW_MS = 2_000;
 
 const rootKey = `soak-${randomBytes(12).toString('hex')}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'keygate-soak-'));
-// Persistent, as the README asks of production: a master that restarts keeps what it acknowledged.
+// Persistent, as docs/distributed.md asks of production: a master that restarts keeps what it acknowledged.
 const cluster = await startRedisCluster(3, { persistent: true });
 const env = { REDIS_CLUSTER_NODES: cluster.nodes.join(','), ROOT_KEY: rootKey, DATA_DIR: dataDir, REDIS_COMMAND_TIMEOUT_MS: '200', LOG_LEVEL: 'warn' };
 const replicas: ChildKeygate[] = [];

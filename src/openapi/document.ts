@@ -88,7 +88,7 @@ export function buildOpenApiDocument(routes: readonly Route[], options: OpenApiO
         rootKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'A root key: `Authorization: Bearer <root key>`. Each procedure needs its own root-key permissions (README, "What it serves").',
+          description: 'A root key: `Authorization: Bearer <root key>`. Each procedure needs its own root-key permissions (docs/api.md, "What it serves").',
         },
       },
       headers: { RequestId: { description: 'The request\'s id, as in `meta.requestId`.', schema: { type: 'string' } } },

@@ -1,7 +1,7 @@
 /**
  * The analytics query engine (parser → planner → executor) over a real LMDB store, with a fixed
  * clock: what the SQL subset means, row by row. The route tests (test/routes/analytics/) check
- * the HTTP side; readme-queries.test.ts the README's queries on 10,000 verifications.
+ * the HTTP side; readme-queries.test.ts the queries of docs/analytics.md on 10,000 verifications.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
- * The README's analytics queries, run as written (read from between its analytics-queries
- * markers) over HTTP against a real keygate holding 10,000 seeded verifications, in the embedded
+ * The analytics queries of docs/analytics.md (where the README sends readers), run as written (read
+ * from between its analytics-queries markers) over HTTP against a real keygate holding 10,000 seeded verifications, in the embedded
  * mode (LMDB) and the distributed mode (the run's Redis Cluster). Every answer must equal, row
  * for row, what this file computes from the seeded records on its own.
  *
@@ -24,10 +24,10 @@ const SEEDED = 10_000;
 const OUTCOMES = [['VALID', 0.7], ['RATE_LIMITED', 0.15], ['USAGE_EXCEEDED', 0.08], ['DISABLED', 0.04], ['EXPIRED', 0.03]] as const;
 const TAGS = ['path=/v1/weather', 'path=/v1/forecast', 'region=eu'];
 
-function readmeQueries(): string[] {
-  const readme = readFileSync(join(PROJECT_DIR, 'README.md'), 'utf8');
-  const block = /<!-- analytics-queries:start -->([\s\S]*?)<!-- analytics-queries:end -->/.exec(readme);
-  if (!block) throw new Error('README has no analytics-queries block');
+function docQueries(): string[] {
+  const page = readFileSync(join(PROJECT_DIR, 'docs', 'analytics.md'), 'utf8');
+  const block = /<!-- analytics-queries:start -->([\s\S]*?)<!-- analytics-queries:end -->/.exec(page);
+  if (!block) throw new Error('docs/analytics.md has no analytics-queries block');
   return [...block[1]!.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!.trim());
 }
 
@@ -91,12 +91,12 @@ function tally<T extends object>(records: readonly VerificationRecord[], keyOf: 
 const daysAgo = (now: number, r: VerificationRecord): number => (now - r.time) / DAY;
 
 function describeReadmeQueries(mode: string, overrides: () => Partial<Config>): void {
-  describe(`the README's analytics queries (${mode})`, () => {
+  describe(`the analytics queries of docs/analytics.md (${mode})`, () => {
     let h: Harness & { stop(): Promise<void> };
     let keys: Key[];
     let records: VerificationRecord[];
     let now: number;
-    const queries = readmeQueries();
+    const queries = docQueries();
 
     beforeAll(async () => {
       h = await startHarness(overrides());
@@ -117,7 +117,7 @@ function describeReadmeQueries(mode: string, overrides: () => Partial<Config>): 
     const within30 = () => records.filter((r) => daysAgo(now, r) < 30);
     const within7 = () => records.filter((r) => daysAgo(now, r) < 7);
 
-    test('the README shows four queries, and the seeded mix spans every outcome, both APIs and the windows', () => {
+    test('docs/analytics.md shows four queries, and the seeded mix spans every outcome, both APIs and the windows', () => {
       expect(queries).toHaveLength(4);
       expect(records).toHaveLength(SEEDED);
       expect(new Set(records.map((r) => r.outcome)).size).toBe(OUTCOMES.length);

@@ -2,7 +2,7 @@
  * Acknowledged means kept, in the distributed mode too: a replica is killed (SIGKILL) in the
  * middle of a stream of createKey calls; every key it had acknowledged verifies through another
  * replica afterwards; and with Redis killed too, every write acknowledged before is there once
- * both restart. Redis runs with AOF and fsync on every write, as the README asks.
+ * both restart. Redis runs with AOF and fsync on every write, as docs/distributed.md asks.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callKeygate } from '../support/harness.js';

@@ -1,6 +1,6 @@
 /**
  * A key's own limits when the key moves to another identity (keys.updateKey with another
- * externalId), as the README's distributed-mode notes say: the embedded limiter counts them per key,
+ * externalId), as docs/distributed.md says: the embedded limiter counts them per key,
  * so the count carries on; Redis counts them under the identity's hash tag (every limit of one
  * verification in one slot, decided in one script), so they start afresh. Identity limits are
  * the identities' own either way.

@@ -94,7 +94,7 @@ describe('keys.verifyKey: pitfalls', () => {
     expect(await remaining({ credits: { cost: 2 } })).toBe(1);
   });
 
-  test('12 (differs, README): an inline limit of 0 is RATE_LIMITED, cost 0 included, instead of being ignored; nothing is spent', async () => {
+  test('12 (differs, docs/differences-from-unkey.md): an inline limit of 0 is RATE_LIMITED, cost 0 included, instead of being ignored; nothing is spent', async () => {
     await waitForWindowRoom(MINUTE);
     const { key } = await h.createKey({ apiId: await h.createApi(), credits: { remaining: 5 } });
     for (const extra of [{}, { cost: 3 }]) {

@@ -1,8 +1,10 @@
 /**
- * One circuit breaker per Redis master, shared by every client of this thread. After a command to a
- * master fails because the master did not answer (timed out, connection lost), commands for that
- * master fail at once with CircuitOpenError (a 503) instead of each waiting out the command
- * timeout, until a PING to it answers again. Commands for other masters' slots go on as before.
+ * One circuit breaker per Redis master, shared by every client of this thread. Once a master stops
+ * answering (a command timed out and nothing came back from that master since it was sent, or its
+ * connection was lost), commands for that master fail at once with CircuitOpenError (a 503)
+ * instead of each waiting out the command timeout, until it answers again: a PING probe, any other
+ * reply, or a new connection's handshake. Commands for other masters' slots go on as before.
+ * A master that is merely slow for one command (it answered others meanwhile) is not cut off.
  */
 import { Command, type Cluster, type Redis } from 'ioredis';
 
@@ -13,8 +15,9 @@ export class CircuitOpenError extends Error {
   }
 }
 
-/** Failures meaning the master did not answer (not a script error, a redirect or a wrong type). */
-const UNANSWERED = /Command timed out|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Too many Cluster redirections/;
+const TIMED_OUT = 'Command timed out';
+/** Failures meaning the connection to the master is gone (not a script error, a redirect or a wrong type). */
+const CONNECTION_LOST = /Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Too many Cluster redirections/;
 
 /** Pause between probes of a master that still does not answer (each probe waits up to the command timeout). */
 const PROBE_PAUSE_MS = 100;
@@ -28,23 +31,29 @@ export interface CircuitState {
 
 interface Circuit extends CircuitState {
   probing: boolean;
+  /** performance.now() of the master's last reply (an error reply too: it answered). */
+  answeredAt: number;
 }
 
 /** Keyed by the master's `host:port`: the clients of one process (storage, limiter, key writes) share it. */
 const circuits = new Map<string, Circuit>();
 let openCount = 0;
 
-/** Every master a command was sent to that failed at least once, for /metrics. */
+/** Every master commands were sent to, for /metrics. */
 export function circuitStates(): ReadonlyMap<string, Readonly<CircuitState>> {
   return circuits;
 }
 
+function circuitOf(node: string): Circuit {
+  let circuit = circuits.get(node);
+  if (!circuit) circuits.set(node, circuit = { open: false, probing: false, opened: 0, rejected: 0, answeredAt: 0 });
+  return circuit;
+}
+
 type Probe = () => Promise<unknown>;
 
-/** Opens the master's circuit and probes it until a PING answers (or the client was closed). */
-function trip(node: string, probe: Probe): void {
-  let circuit = circuits.get(node);
-  if (!circuit) circuits.set(node, circuit = { open: false, probing: false, opened: 0, rejected: 0 });
+/** Opens the circuit and probes the master until a PING answers (or the client was closed). */
+function trip(circuit: Circuit, probe: Probe): void {
   if (!circuit.open) {
     circuit.open = true;
     circuit.opened++;
@@ -52,24 +61,22 @@ function trip(node: string, probe: Probe): void {
   }
   if (circuit.probing) return;
   circuit.probing = true;
-  const open = circuit;
   const attempt = (): void => {
-    if (!open.open) {
-      open.probing = false;
+    if (!circuit.open) {
+      circuit.probing = false;
       return;
     }
     probe().then(() => {
-      close(node);
-      open.probing = false;
+      close(circuit);
+      circuit.probing = false;
     }, () => { setTimeout(attempt, PROBE_PAUSE_MS).unref(); });
   };
   attempt();
 }
 
-/** The master answered (a probe, or a new connection's handshake): its commands go through again. */
-function close(node: string): void {
-  const circuit = circuits.get(node);
-  if (!circuit?.open) return;
+/** The master answered: its commands go through again. */
+function close(circuit: Circuit): void {
+  if (!circuit.open) return;
   circuit.open = false;
   openCount--;
 }
@@ -77,18 +84,38 @@ function close(node: string): void {
 const nodeKey = (redis: Redis): string => `${redis.options.host}:${redis.options.port}`;
 
 /** Fails the command at once when its master's circuit is open; true when it did. */
-function refused(node: string, command: Command): boolean {
-  const circuit = circuits.get(node);
-  if (!circuit?.open) return false;
+function refused(circuit: Circuit, node: string, command: Command): boolean {
+  if (!circuit.open) return false;
   circuit.rejected++;
   command.reject(new CircuitOpenError(node));
   return true;
 }
 
-function watch(command: Command, node: string, probe: Probe): void {
+function watch(command: Command, circuit: Circuit, probe: Probe): void {
+  const sentAt = performance.now();
+  // ioredis hands a reply to `resolve` even after the command timed out: a late reply counts too.
+  const resolve = command.resolve;
+  command.resolve = (value: unknown) => {
+    answered(circuit);
+    resolve(value);
+  };
   command.promise.catch((err: unknown) => {
-    if (err instanceof Error && UNANSWERED.test(err.message)) trip(node, probe);
+    if (!(err instanceof Error)) return;
+    if (err.message === TIMED_OUT) {
+      // Decided after this turn's socket reads: replies may be waiting there when the timer fired
+      // late (this thread was busy), and then the master did answer.
+      setImmediate(() => { if (circuit.answeredAt < sentAt) trip(circuit, probe); });
+    } else if (CONNECTION_LOST.test(err.message)) {
+      trip(circuit, probe);
+    } else if (err.name === 'ReplyError') {
+      answered(circuit);
+    }
   });
+}
+
+function answered(circuit: Circuit): void {
+  circuit.answeredAt = performance.now();
+  close(circuit);
 }
 
 type Send = (command: Command, stream?: unknown, target?: { slot?: number | null }) => unknown;
@@ -96,8 +123,9 @@ type Send = (command: Command, stream?: unknown, target?: { slot?: number | null
 /** One Redis: every command goes to its one master. */
 export function guardStandalone(client: Redis): void {
   const node = nodeKey(client);
+  const circuit = circuitOf(node);
   const send = client.sendCommand.bind(client) as Send;
-  client.on('ready', () => close(node));
+  client.on('ready', () => close(circuit));
   // The probe bypasses the breaker; a closed client needs no probing.
   const probe: Probe = () => {
     if (client.status === 'end') return Promise.resolve();
@@ -107,9 +135,9 @@ export function guardStandalone(client: Redis): void {
   };
   (client as unknown as { sendCommand: Send }).sendCommand = (command, stream) => {
     // Until ready, ioredis itself sends the connection's set-up commands (and refuses the others).
-    if (client.status === 'ready' && refused(node, command)) return command.promise;
+    if (client.status === 'ready' && refused(circuit, node, command)) return command.promise;
     const result = send(command, stream);
-    watch(command, node, probe);
+    watch(command, circuit, probe);
     return result;
   };
 }
@@ -120,12 +148,19 @@ export function guardStandalone(client: Redis): void {
  */
 export function guardCluster(cluster: Cluster): void {
   const send = cluster.sendCommand.bind(cluster) as Send;
-  cluster.on('+node', (redis: Redis) => redis.on('ready', () => close(nodeKey(redis))));
-  const probeOf = (node: string): Probe => () => {
-    if (cluster.status === 'end') return Promise.resolve();
-    const master = cluster.nodes('master').find((redis) => nodeKey(redis) === node);
-    // No longer a master of this cluster: its slots are served elsewhere.
-    return master ? master.ping() : Promise.resolve();
+  cluster.on('+node', (redis: Redis) => redis.on('ready', () => close(circuitOf(nodeKey(redis)))));
+  const probes = new Map<string, Probe>();
+  const probeOf = (node: string): Probe => {
+    let probe = probes.get(node);
+    if (!probe) {
+      probes.set(node, probe = () => {
+        if (cluster.status === 'end') return Promise.resolve();
+        const master = cluster.nodes('master').find((redis) => nodeKey(redis) === node);
+        // No longer a master of this cluster: its slots are served elsewhere.
+        return master ? master.ping() : Promise.resolve();
+      });
+    }
+    return probe;
   };
   // A command without keys (PUBLISH, say) goes to any node: while a circuit is open, to a slot of
   // a master that answers (the cache's invalidation heartbeats must not wait on a frozen master).
@@ -139,9 +174,10 @@ export function guardCluster(cluster: Cluster): void {
     if (slot === null || slot === undefined) return sendKeyless(command, stream, target);
     const node = cluster.slots[slot]?.[0];
     if (node === undefined) return send(command, stream, target);
-    if (cluster.status === 'ready' && refused(node, command)) return command.promise;
+    const circuit = circuitOf(node);
+    if (cluster.status === 'ready' && refused(circuit, node, command)) return command.promise;
     const result = send(command, stream, target);
-    watch(command, node, probeOf(node));
+    watch(command, circuit, probeOf(node));
     return result;
   };
 }

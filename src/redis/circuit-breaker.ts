@@ -1,10 +1,10 @@
 /**
  * One circuit breaker per Redis master, shared by every client of this thread. Once a master stops
- * answering (a command timed out and nothing came back from that master since it was sent, or its
- * connection was lost), commands for that master fail at once with CircuitOpenError (a 503)
+ * answering (a command timed out and no command sent since has been answered by that master, or
+ * its connection was lost), commands for that master fail at once with CircuitOpenError (a 503)
  * instead of each waiting out the command timeout, until it answers again: a PING probe, any other
  * reply, or a new connection's handshake. Commands for other masters' slots go on as before.
- * A master that is merely slow for one command (it answered others meanwhile) is not cut off.
+ * A master that is merely slow for one command (it answered later ones) is not cut off.
  */
 import { Command, type Cluster, type Redis } from 'ioredis';
 
@@ -31,8 +31,12 @@ export interface CircuitState {
 
 interface Circuit extends CircuitState {
   probing: boolean;
-  /** performance.now() of the master's last reply (an error reply too: it answered). */
-  answeredAt: number;
+  /**
+   * When the latest command the master answered was sent (performance.now()). A reply proves the
+   * master worked after its command was sent; replies that were already on their way when the
+   * master froze prove nothing about commands sent later.
+   */
+  answeredSentAt: number;
 }
 
 /** Keyed by the master's `host:port`: the clients of one process (storage, limiter, key writes) share it. */
@@ -46,7 +50,7 @@ export function circuitStates(): ReadonlyMap<string, Readonly<CircuitState>> {
 
 function circuitOf(node: string): Circuit {
   let circuit = circuits.get(node);
-  if (!circuit) circuits.set(node, circuit = { open: false, probing: false, opened: 0, rejected: 0, answeredAt: 0 });
+  if (!circuit) circuits.set(node, circuit = { open: false, probing: false, opened: 0, rejected: 0, answeredSentAt: 0 });
   return circuit;
 }
 
@@ -96,25 +100,25 @@ function watch(command: Command, circuit: Circuit, probe: Probe): void {
   // ioredis hands a reply to `resolve` even after the command timed out: a late reply counts too.
   const resolve = command.resolve;
   command.resolve = (value: unknown) => {
-    answered(circuit);
+    answered(circuit, sentAt);
     resolve(value);
   };
   command.promise.catch((err: unknown) => {
     if (!(err instanceof Error)) return;
     if (err.message === TIMED_OUT) {
-      // Decided after this turn's socket reads: replies may be waiting there when the timer fired
-      // late (this thread was busy), and then the master did answer.
-      setImmediate(() => { if (circuit.answeredAt < sentAt) trip(circuit, probe); });
+      // Decided after this turn's socket reads: replies to it or to later commands may be waiting
+      // there when the timer fired late (this thread was busy), and then the master did answer.
+      setImmediate(() => { if (circuit.answeredSentAt < sentAt) trip(circuit, probe); });
     } else if (CONNECTION_LOST.test(err.message)) {
       trip(circuit, probe);
     } else if (err.name === 'ReplyError') {
-      answered(circuit);
+      answered(circuit, sentAt);
     }
   });
 }
 
-function answered(circuit: Circuit): void {
-  circuit.answeredAt = performance.now();
+function answered(circuit: Circuit, sentAt: number): void {
+  if (sentAt > circuit.answeredSentAt) circuit.answeredSentAt = sentAt;
   close(circuit);
 }
 

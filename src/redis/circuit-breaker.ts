@@ -30,13 +30,19 @@ export interface CircuitState {
 }
 
 interface Circuit extends CircuitState {
+  /** The master's `host:port`. */
+  readonly node: string;
   probing: boolean;
   /**
    * When the latest command the master answered was sent (performance.now()). A reply proves the
    * master worked after its command was sent; replies that were already on their way when the
    * master froze prove nothing about commands sent later.
    */
-  answeredSentAt: number;
+  answeredSent: number;
+  /** Timeouts whose verdict waits for the end of this event-loop turn. */
+  undecided: number;
+  /** Commands sent while a verdict waits: failed at once if the master is found to have stopped. */
+  held: Command[];
 }
 
 /** Keyed by the master's `host:port`: the clients of one process (storage, limiter, key writes) share it. */
@@ -50,7 +56,7 @@ export function circuitStates(): ReadonlyMap<string, Readonly<CircuitState>> {
 
 function circuitOf(node: string): Circuit {
   let circuit = circuits.get(node);
-  if (!circuit) circuits.set(node, circuit = { open: false, probing: false, opened: 0, rejected: 0, answeredSentAt: 0 });
+  if (!circuit) circuits.set(node, circuit = { node, open: false, probing: false, opened: 0, rejected: 0, answeredSent: 0, undecided: 0, held: [] });
   return circuit;
 }
 
@@ -88,15 +94,16 @@ function close(circuit: Circuit): void {
 const nodeKey = (redis: Redis): string => `${redis.options.host}:${redis.options.port}`;
 
 /** Fails the command at once when its master's circuit is open; true when it did. */
-function refused(circuit: Circuit, node: string, command: Command): boolean {
+function refused(circuit: Circuit, command: Command): boolean {
   if (!circuit.open) return false;
   circuit.rejected++;
-  command.reject(new CircuitOpenError(node));
+  command.reject(new CircuitOpenError(circuit.node));
   return true;
 }
 
 function watch(command: Command, circuit: Circuit, probe: Probe): void {
   const sentAt = performance.now();
+  if (circuit.undecided > 0) circuit.held.push(command);
   // ioredis hands a reply to `resolve` even after the command timed out: a late reply counts too.
   const resolve = command.resolve;
   command.resolve = (value: unknown) => {
@@ -108,7 +115,8 @@ function watch(command: Command, circuit: Circuit, probe: Probe): void {
     if (err.message === TIMED_OUT) {
       // Decided after this turn's socket reads: replies to it or to later commands may be waiting
       // there when the timer fired late (this thread was busy), and then the master did answer.
-      setImmediate(() => { if (circuit.answeredSentAt < sentAt) trip(circuit, probe); });
+      circuit.undecided++;
+      setImmediate(() => decide(circuit, sentAt, probe));
     } else if (CONNECTION_LOST.test(err.message)) {
       trip(circuit, probe);
     } else if (err.name === 'ReplyError') {
@@ -117,8 +125,22 @@ function watch(command: Command, circuit: Circuit, probe: Probe): void {
   });
 }
 
+/** A timed-out command's verdict; the commands sent meanwhile share it. */
+function decide(circuit: Circuit, sentAt: number, probe: Probe): void {
+  circuit.undecided--;
+  if (circuit.answeredSent < sentAt) {
+    trip(circuit, probe);
+    for (const command of circuit.held) {
+      circuit.rejected++;
+      command.reject(new CircuitOpenError(circuit.node));
+    }
+    circuit.held.length = 0;
+  }
+  if (circuit.undecided === 0) circuit.held.length = 0;
+}
+
 function answered(circuit: Circuit, sentAt: number): void {
-  if (sentAt > circuit.answeredSentAt) circuit.answeredSentAt = sentAt;
+  if (sentAt > circuit.answeredSent) circuit.answeredSent = sentAt;
   close(circuit);
 }
 
@@ -139,7 +161,7 @@ export function guardStandalone(client: Redis): void {
   };
   (client as unknown as { sendCommand: Send }).sendCommand = (command, stream) => {
     // Until ready, ioredis itself sends the connection's set-up commands (and refuses the others).
-    if (client.status === 'ready' && refused(circuit, node, command)) return command.promise;
+    if (client.status === 'ready' && refused(circuit, command)) return command.promise;
     const result = send(command, stream);
     watch(command, circuit, probe);
     return result;
@@ -179,7 +201,7 @@ export function guardCluster(cluster: Cluster): void {
     const node = cluster.slots[slot]?.[0];
     if (node === undefined) return send(command, stream, target);
     const circuit = circuitOf(node);
-    if (cluster.status === 'ready' && refused(circuit, node, command)) return command.promise;
+    if (cluster.status === 'ready' && refused(circuit, command)) return command.promise;
     const result = send(command, stream, target);
     watch(command, circuit, probeOf(node));
     return result;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
     globalSetup: ['test/support/log-scan-global-setup.ts', 'test/support/redis-global-setup.ts'],
     // Real servers, real files, child processes: forks keep native addons (uWS, LMDB) isolated.
     pool: 'forks',
+    // Most of a file's time is spent waiting on keygate child processes and Redis, not on its own
+    // CPU: more files than cores run at once (vitest's default is one fewer than the cores).
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -13,8 +13,8 @@ export default defineConfig({
     // Most of a file's time is spent waiting on keygate child processes and Redis, not on its own
     // CPU: more files than cores run at once (vitest's default is one fewer than the cores).
     maxWorkers: Math.max(3, availableParallelism() - 1),
-    // A worker keeps its imported modules from one file to the next (importing them anew for each
-    // file was a third of the run). Files start their own servers and leave no module state behind.
+    // A worker keeps its imported modules from one file to the next: importing them anew for every
+    // file cost more than many files' tests. Files start their own servers and leave no state behind.
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,

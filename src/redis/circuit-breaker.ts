@@ -33,10 +33,12 @@ interface Circuit extends CircuitState {
   /** The master's `host:port`. */
   readonly node: string;
   probing: boolean;
+  /** Commands sent to the master, numbered in order. */
+  sent: number;
   /**
-   * When the latest command the master answered was sent (performance.now()). A reply proves the
-   * master worked after its command was sent; replies that were already on their way when the
-   * master froze prove nothing about commands sent later.
+   * The number of the latest command the master answered. A reply proves the master worked after
+   * its command was sent; replies already on their way when the master froze prove nothing about
+   * commands sent later.
    */
   answeredSent: number;
   /** Timeouts whose verdict waits for the end of this event-loop turn. */
@@ -56,7 +58,7 @@ export function circuitStates(): ReadonlyMap<string, Readonly<CircuitState>> {
 
 function circuitOf(node: string): Circuit {
   let circuit = circuits.get(node);
-  if (!circuit) circuits.set(node, circuit = { node, open: false, probing: false, opened: 0, rejected: 0, answeredSent: 0, undecided: 0, held: [] });
+  if (!circuit) circuits.set(node, circuit = { node, open: false, probing: false, opened: 0, rejected: 0, sent: 0, answeredSent: 0, undecided: 0, held: [] });
   return circuit;
 }
 
@@ -101,34 +103,43 @@ function refused(circuit: Circuit, command: Command): boolean {
   return true;
 }
 
+/**
+ * Follows a command's outcome through its own resolve and reject (no promise of its own per
+ * command). Wrapped before ioredis sends it: a Cluster then reports only the final outcome, after
+ * its own redirects and retries.
+ */
 function watch(command: Command, circuit: Circuit, probe: Probe): void {
-  const sentAt = performance.now();
+  const number = ++circuit.sent;
   if (circuit.undecided > 0) circuit.held.push(command);
+  const { resolve, reject } = command;
   // ioredis hands a reply to `resolve` even after the command timed out: a late reply counts too.
-  const resolve = command.resolve;
   command.resolve = (value: unknown) => {
-    answered(circuit, sentAt);
+    answered(circuit, number);
     resolve(value);
   };
-  command.promise.catch((err: unknown) => {
-    if (!(err instanceof Error)) return;
-    if (err.message === TIMED_OUT) {
-      // Decided after this turn's socket reads: replies to it or to later commands may be waiting
-      // there when the timer fired late (this thread was busy), and then the master did answer.
-      circuit.undecided++;
-      setImmediate(() => decide(circuit, sentAt, probe));
-    } else if (CONNECTION_LOST.test(err.message)) {
-      trip(circuit, probe);
-    } else if (err.name === 'ReplyError') {
-      answered(circuit, sentAt);
-    }
-  });
+  command.reject = (err: Error) => {
+    failed(circuit, number, err, probe);
+    reject(err);
+  };
+}
+
+function failed(circuit: Circuit, number: number, err: Error, probe: Probe): void {
+  if (err.message === TIMED_OUT) {
+    // Decided after this turn's socket reads: replies to it or to later commands may be waiting
+    // there when the timer fired late (this thread was busy), and then the master did answer.
+    circuit.undecided++;
+    setImmediate(() => decide(circuit, number, probe));
+  } else if (CONNECTION_LOST.test(err.message)) {
+    trip(circuit, probe);
+  } else if (err.name === 'ReplyError') {
+    answered(circuit, number);
+  }
 }
 
 /** A timed-out command's verdict; the commands sent meanwhile share it. */
-function decide(circuit: Circuit, sentAt: number, probe: Probe): void {
+function decide(circuit: Circuit, number: number, probe: Probe): void {
   circuit.undecided--;
-  if (circuit.answeredSent < sentAt) {
+  if (circuit.answeredSent < number) {
     trip(circuit, probe);
     for (const command of circuit.held) {
       circuit.rejected++;
@@ -139,9 +150,9 @@ function decide(circuit: Circuit, sentAt: number, probe: Probe): void {
   if (circuit.undecided === 0) circuit.held.length = 0;
 }
 
-function answered(circuit: Circuit, sentAt: number): void {
-  if (sentAt > circuit.answeredSent) circuit.answeredSent = sentAt;
-  close(circuit);
+function answered(circuit: Circuit, number: number): void {
+  if (number > circuit.answeredSent) circuit.answeredSent = number;
+  if (circuit.open) close(circuit);
 }
 
 type Send = (command: Command, stream?: unknown, target?: { slot?: number | null }) => unknown;
@@ -162,9 +173,8 @@ export function guardStandalone(client: Redis): void {
   (client as unknown as { sendCommand: Send }).sendCommand = (command, stream) => {
     // Until ready, ioredis itself sends the connection's set-up commands (and refuses the others).
     if (client.status === 'ready' && refused(circuit, command)) return command.promise;
-    const result = send(command, stream);
     watch(command, circuit, probe);
-    return result;
+    return send(command, stream);
   };
 }
 
@@ -202,9 +212,8 @@ export function guardCluster(cluster: Cluster): void {
     if (node === undefined) return send(command, stream, target);
     const circuit = circuitOf(node);
     if (cluster.status === 'ready' && refused(circuit, command)) return command.promise;
-    const result = send(command, stream, target);
     watch(command, circuit, probeOf(node));
-    return result;
+    return send(command, stream, target);
   };
 }
 

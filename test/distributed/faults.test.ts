@@ -15,7 +15,7 @@ describe('distributed: faults', () => {
     // Persistent, as production Redis is: the restarted master keeps the records in its slots
     // (the ROOT_KEY record among them, in about one run of three).
     cluster = await startRedisCluster(3, { persistent: true });
-    r = await startReplicas(2, { REDIS_CLUSTER_NODES: cluster.nodes.join(','), REDIS_COMMAND_TIMEOUT_MS: '100' });
+    r = await startReplicas(2, { REDIS_CLUSTER_NODES: cluster.nodes.join(',') });
   }, 90_000);
   afterAll(async () => {
     await r?.stop();

@@ -59,13 +59,13 @@ export async function ok<T = any>(answer: Promise<CallResult<T>>): Promise<any> 
 /**
  * For a test file that stops and starts Redis under a keygate: a persistent standalone Redis of its
  * own (AOF, as production Redis is: what was acknowledged is there after a restart) and one replica
- * on it with a 100 ms command timeout, started before the file's tests and stopped after them.
+ * on it at the default settings, started before the file's tests and stopped after them.
  */
 export function useReplicaOnOwnRedis(): { readonly redis: RedisStandalone; readonly r: Replicas } {
   const started: { redis?: RedisStandalone; r?: Replicas } = {};
   beforeAll(async () => {
     started.redis = await startRedisStandalone({ persistent: true });
-    started.r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: started.redis.url, REDIS_COMMAND_TIMEOUT_MS: '100' });
+    started.r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: started.redis.url });
   }, 60_000);
   afterAll(async () => {
     await started.r?.stop();

@@ -57,10 +57,15 @@ const EPHEMERAL_FROM = ((): number => {
  * by some process's outgoing connection or a listener on port 0.
  */
 export async function freeRedisPort(): Promise<number> {
-  // A kernel range that starts too low leaves no such room: then any port whose bus port fits.
-  const [lowest, highest] = EPHEMERAL_FROM - 10_001 > 11_000 ? [10_000, EPHEMERAL_FROM - 10_001] : [20_000, 55_535];
+  // Ports below 20,000 whose bus ports (20,000 and up) can never be another server's port; a kernel
+  // range that starts too low leaves no such room: then any port whose bus port fits.
+  const [lowest, highest] = EPHEMERAL_FROM - 10_001 > 11_000 ? [10_000, Math.min(20_000, EPHEMERAL_FROM - 10_001)] : [20_000, 55_535];
+  // Test files run several at once: each worker picks from a slice of its own.
+  const slices = 8;
+  const slice = Math.floor((highest - lowest) / slices);
+  const from = lowest + ((Number(process.env.VITEST_POOL_ID ?? 1) - 1) % slices) * slice;
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = lowest + Math.floor(Math.random() * (highest - lowest));
+    const port = from + Math.floor(Math.random() * slice);
     if (await isFree(port) && await isFree(port + 10_000)) return port;
   }
   throw new Error('no free port pair for redis-server');

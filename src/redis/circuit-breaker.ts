@@ -142,6 +142,7 @@ function decide(circuit: Circuit, number: number, probe: Probe): void {
   if (circuit.answeredSent < number) {
     trip(circuit, probe);
     for (const command of circuit.held) {
+      if (command.isResolved) continue;
       circuit.rejected++;
       command.reject(new CircuitOpenError(circuit.node));
     }
@@ -180,7 +181,7 @@ export function guardStandalone(client: Redis): void {
 
 /**
  * A cluster: a command's master is the one ioredis routes its slot to. Commands without keys go to
- * any node and pass unguarded.
+ * any node (one whose circuit is closed, while one is open) and are not watched.
  */
 export function guardCluster(cluster: Cluster): void {
   const send = cluster.sendCommand.bind(cluster) as Send;

@@ -10,7 +10,7 @@
  * Out: { written, count } when a batch is stored, { done, id }, and { log } for what the recorder reports.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createRedis, waitUntilReady, type RedisSettings } from '../redis/client.js';
+import { createRedis, guardedStore, waitUntilReady, type RedisSettings } from '../redis/client.js';
 import { openLmdbStorage } from '../storage/lmdb/open.js';
 import { storageKeys } from '../storage/redis/keys.js';
 import { RedisVerificationStore } from '../storage/redis/verifications.js';
@@ -63,7 +63,9 @@ function openStore(spec: RecorderStoreSpec): { store: VerificationStore; ready: 
   // starts) would fail with "Stream isn't writeable" and be dropped. Later, while Redis is
   // unreachable, appends fail and the recorder keeps those batches and tries them again, as inline.
   const client = createRedis(spec.settings, 'analytics', log);
-  const store = new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained);
+  // Guarded as the server's stores are: an unreachable Redis is a ServiceUnavailableError, which
+  // the recorder keeps the write for.
+  const store = guardedStore(new RedisVerificationStore(client, storageKeys(spec.settings.keyPrefix), data.verificationsRetained));
   const ready = waitUntilReady(client, 'Redis', FIRST_CONNECT_WAIT_MS).catch(() => {});
   return { store, ready, close: async () => { client.disconnect(); } };
 }

@@ -24,7 +24,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ServiceUnavailableError } from '../errors/api-error.js';
-import { isUnavailable } from '../redis/client.js';
 import type { RollupGranularity, VerificationRecord } from '../storage/records.js';
 import { bucketStart, GRANULARITIES, RollupSums, type RollupDelta } from '../storage/rollups.js';
 import { APPEND_RETRY_MS, type VerificationStore } from '../storage/types.js';
@@ -109,8 +108,8 @@ let writeCount = 0;
 /** How long a refused write is tried again: while the store still knows its call ids. */
 const MAX_REFUSED_MS = APPEND_RETRY_MS;
 
-/** Redis unreachable (or timed out): the store may take the write later. */
-const isUnreachable = (err: unknown): boolean => err instanceof ServiceUnavailableError || isUnavailable(err);
+/** The store could not be reached (stores say so with ServiceUnavailableError): it may take the write later. */
+const isUnreachable = (err: unknown): boolean => err instanceof ServiceUnavailableError;
 
 export class VerificationRecorder implements Recorder {
   /** Records given one at a time; made on the first (the writer thread hands columns instead). */

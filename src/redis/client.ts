@@ -122,3 +122,17 @@ export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * Wraps every method of a store in `guarded`: an unreachable Redis becomes
+ * ServiceUnavailableError, whichever store method met it. Other errors (DuplicateError) pass.
+ */
+export function guardedStore<T extends object>(store: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
+    const method = (store as Record<string, unknown>)[name];
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    wrapped[name] = (...args: unknown[]) => guarded(() => (method as (...a: unknown[]) => Promise<unknown>).apply(store, args));
+  }
+  return wrapped as T;
+}

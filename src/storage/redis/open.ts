@@ -34,7 +34,7 @@
  *     that part (attach.ts, insert-attaching.ts).
  */
 import type { RedisClient } from '../../redis/client.js';
-import { guarded } from '../../redis/client.js';
+import { guardedStore } from '../../redis/client.js';
 import type { ReplicaWait } from '../../redis/replica-wait.js';
 import type { Storage } from '../types.js';
 import { RedisApiStore } from './apis.js';
@@ -64,20 +64,6 @@ export interface RedisStorageOptions {
    * nothing else, since WAIT blocks the connection it is sent on. Absent: no waiting.
    */
   readonly keyWrites?: { readonly writer: RedisClient; readonly wait: ReplicaWait };
-}
-
-/**
- * Wraps every method of a store in `guarded`: an unreachable Redis becomes
- * ServiceUnavailableError, whichever store method met it. Other errors (DuplicateError) pass.
- */
-function guardedStore<T extends object>(store: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
-    const method = (store as Record<string, unknown>)[name];
-    if (name === 'constructor' || typeof method !== 'function') continue;
-    wrapped[name] = (...args: unknown[]) => guarded(() => (method as (...a: unknown[]) => Promise<unknown>).apply(store, args));
-  }
-  return wrapped as T;
 }
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
-import { readCpu, usPerRequest } from './lib/cpu.js';
+import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { installSignalHandlers, ROOT_KEY, startBaseline, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { median } from './lib/report.js';
@@ -28,6 +28,7 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --identities N   identities the limits scenario's keys are spread over (default 20)
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
+  --threads        also a table of CPU µs per request of each thread (which thread costs what)
 Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
 
 const { values } = parseArgs({
@@ -35,7 +36,7 @@ const { values } = parseArgs({
     main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true },
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
-    help: { type: 'boolean' },
+    threads: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 if (values.help) {
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
     writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
-    runs.push({ server, bodiesFile, rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
+    runs.push({ server, bodiesFile, threadUs: new Map<string, number[]>(), rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
     log(`started ${v.label}: ${keys} keys seeded`);
   }
   const wrk = (url: string, bodiesFile: string, seconds: number, label: string) =>
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
     // Alternating order, so no variant always runs right after the baseline.
     for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
       const before = readCpu(r.server.pid);
+      const threadsBefore = values.threads ? readThreadsByName(r.server.pid) : undefined;
       const redisBefore = redis ? readCpu(redis.pid) : undefined;
       const result = await wrk(r.server.url, r.bodiesFile, durationS, r.server.name);
       if (result.errors + result.non2xx > 0) throw new Error(`${r.server.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
@@ -100,6 +102,13 @@ async function main(): Promise<void> {
       r.rps.push(result.rps);
       r.eventLoopUs.push(cpu.eventLoopUs);
       r.otherUs.push(cpu.otherThreadsUs);
+      if (threadsBefore) {
+        for (const [name, seconds] of readThreadsByName(r.server.pid)) {
+          const list = r.threadUs.get(name) ?? [];
+          list.push(((seconds - (threadsBefore.get(name) ?? 0)) * 1e6) / Math.max(result.requests, 1));
+          r.threadUs.set(name, list);
+        }
+      }
       if (redis && redisBefore) {
         // Variants take turns, so the shared redis-server's CPU during a run is that variant's.
         const redisCpu = usPerRequest(redisBefore, readCpu(redis.pid), result.requests);
@@ -120,6 +129,15 @@ async function main(): Promise<void> {
   for (const r of runs) {
     const redisCell = redis ? ` ${median(r.redisUs).toFixed(1)} |` : '';
     log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${paired(r)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |${redisCell}`);
+  }
+  if (values.threads) {
+    log('\nCPU µs per request of each thread (median of rounds; threads below 0.05 µs left out):\n');
+    log('| variant | thread | µs/req |');
+    log('|---|---|---|');
+    for (const r of runs) {
+      const rows = [...r.threadUs].map(([name, us]) => [name, median(us)] as const).filter(([, us]) => us >= 0.05).sort((a, b) => b[1] - a[1]);
+      for (const [name, us] of rows) log(`| ${r.server.name} | ${name} | ${us.toFixed(2)} |`);
+    }
   }
 }
 

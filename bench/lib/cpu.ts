@@ -45,3 +45,21 @@ export function usPerRequest(before: CpuReading, after: CpuReading, requests: nu
     otherThreadsUs: ((after.otherThreadsS - before.otherThreadsS) * 1e6) / n,
   };
 }
+
+/** CPU seconds per thread, labelled by its name (`comm`) and thread id. */
+export function readThreadsByName(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const entry of readdirSync(`/proc/${pid}/task`)) {
+    const tid = Number(entry);
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    // Worker threads all show as "node": the thread id tells them apart (stable for a process's life).
+    const label = tid === pid ? `${name} (event loop)` : `${name} ${tid}`;
+    byName.set(label, (byName.get(label) ?? 0) + threadSeconds(pid, tid));
+  }
+  return byName;
+}

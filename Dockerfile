@@ -21,4 +21,5 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
-CMD ["node", "dist/main.js"]
+# V8's helper threads sized to the CPUs the container may use (see docs/operating.md, "Starting it").
+CMD ["node", "--v8-pool-size=0", "dist/main.js"]

@@ -25,6 +25,12 @@ export interface Route<I = unknown, O = unknown> {
   /** Checks a JSON Schema cannot state (e.g. the size of free-form JSON); throws a 400 ApiError. */
   readonly checkInput?: (input: I) => void;
   /**
+   * The input of the procedure's most common body, read from its text without JSON.parse and the
+   * validator, or undefined to parse and validate it as usual. It must accept only bodies that
+   * parse to exactly that input and that the request schema and checkInput accept.
+   */
+  readonly quickInput?: (text: string) => I | undefined;
+  /**
    * JSON Schema of the success answer's `data`: for list procedures, of ONE item of the `data`
    * array (the envelope, with `pagination`, is the same for every list and is added by
    * src/openapi/). `null` for procedures whose success body has no `data` (deleteIdentity).

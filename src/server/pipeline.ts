@@ -23,20 +23,40 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
 /** One decoder for every request: decode() without `stream` starts afresh each call. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export function parseJsonBody(info: RequestInfo, body: Buffer): unknown {
+/** A body the route's quickInput recognised: already known to pass its schema. */
+class QuickInput {
+  constructor(readonly value: unknown) {}
+}
+
+/**
+ * The body as JSON, or as a QuickInput when `quick` (the route's quickInput) recognises its text.
+ * Refusals come in the same order either way: content type, nesting depth, UTF-8, JSON.
+ */
+export function parseJsonBody(info: RequestInfo, body: Buffer, quick?: (text: string) => unknown): unknown {
   if (!JSON_CONTENT_TYPE.test(info.contentType)) {
     throw new ApiError('err:unkey:application:invalid_input', 'The request body must be sent as application/json.', {
       issues: [{ location: 'header.content-type', message: `content-type must be application/json (got '${info.contentType.slice(0, 100)}')`, fix: 'Send the header `Content-Type: application/json`.' }],
     });
   }
+  let text: string | undefined;
+  if (quick !== undefined) {
+    try {
+      text = UTF8.decode(body);
+    } catch {
+      text = undefined; // refused below, after the depth check, as without quickInput
+    }
+    const value = text === undefined ? undefined : quick(text);
+    if (value !== undefined) return new QuickInput(value);
+  }
   assertJsonDepth(body);
-  let text: string;
-  try {
-    text = UTF8.decode(body);
-  } catch {
-    throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid UTF-8.', {
-      issues: [{ location: 'body', message: 'body must be UTF-8 encoded JSON' }],
-    });
+  if (text === undefined) {
+    try {
+      text = UTF8.decode(body);
+    } catch {
+      throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid UTF-8.', {
+        issues: [{ location: 'body', message: 'body must be UTF-8 encoded JSON' }],
+      });
+    }
   }
   try {
     return JSON.parse(text);
@@ -74,8 +94,10 @@ export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buff
   const { route } = procedure;
   const failed = (err: unknown): Reply => failure(err, info, services, route.name);
   try {
-    const input = parseJsonBody(info, body);
-    procedure.validate(input, info.path);
+    const parsed = parseJsonBody(info, body, route.quickInput);
+    let input: unknown;
+    if (parsed instanceof QuickInput) input = parsed.value;
+    else procedure.validate(input = parsed, info.path);
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
       : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());

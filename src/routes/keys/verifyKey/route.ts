@@ -5,15 +5,29 @@ import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { responseSchema } from './response.js';
 
+const KEY_MIN_LENGTH = 1;
+const KEY_MAX_LENGTH = 512;
+
+/**
+ * `{"key":"…"}` and nothing else, the key without escapes or control characters: the body of most
+ * verifications (the SDK's), whose input is then the key itself. A match has at most
+ * KEY_MAX_LENGTH UTF-16 units, so at most as many characters: the schema accepts it.
+ */
+const PLAIN_BODY = new RegExp(`^\\{"key":"([^"\\\\\\u0000-\\u001f]{${KEY_MIN_LENGTH},${KEY_MAX_LENGTH}})"\\}$`);
+
 export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
   name: 'keys.verifyKey',
   responseSchema,
+  quickInput(text) {
+    const plain = PLAIN_BODY.exec(text);
+    return plain === null ? undefined : { key: plain[1]! };
+  },
   requestSchema: {
     type: 'object',
     additionalProperties: false,
     required: ['key'],
     properties: {
-      key: { type: 'string', minLength: 1, maxLength: 512 },
+      key: { type: 'string', minLength: KEY_MIN_LENGTH, maxLength: KEY_MAX_LENGTH },
       tags: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 512 } },
       permissions: { type: 'string', minLength: 1, maxLength: 1000 },
       credits: {

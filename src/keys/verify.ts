@@ -152,10 +152,10 @@ function finish(step: Step, spentCredits: number): VerifyResult {
   const tagged = input.tags !== undefined && input.tags.length > 0;
   // Buffered, not written here: recording never delays the answer. Untagged records of a key
   // share the key's slot per outcome (their dimensions are the same).
+  // One shape for every record (absent fields undefined, not spread in): the recorder reads it at once.
   step.services.recorder.record({
     time: step.now, requestId: step.requestId, apiId: key.apiId, keyId: key.id, outcome: code, spentCredits, latency: performance.now() - step.startedAt,
-    ...(identity ? { identityId: identity.id, externalId: identity.externalId } : {}),
-    ...(tagged ? { tags: input.tags } : {}),
+    identityId: identity?.id, externalId: identity?.externalId, tags: tagged ? input.tags : undefined,
   }, tagged ? undefined : (hot.recording[code] ??= {}));
   return result;
 }

@@ -262,6 +262,7 @@ export class RedisRateLimiter implements RateLimiter {
     const replies = await sendScripts(this.client, CHECK, encoded);
 
     const outcomes = new Map<Pending, { part: Part<Pending>; outcome: Outcome }[]>();
+    const answers: (() => void)[] = [];
     calls.forEach(({ parts }, i) => {
       let outcomeOf: (j: number) => Outcome;
       const reply = replies[i]!;
@@ -279,13 +280,18 @@ export class RedisRateLimiter implements RateLimiter {
       parts.forEach((part, j) => {
         const outcome = outcomeOf(j);
         if (outcome.ok) this.learn(part, outcome.group);
+        // Most groups live in one slot: their one part is their whole answer.
+        if (part.keyed.length === part.group.keyed.length) {
+          answers.push(this.settleWhole(part, outcome));
+          return;
+        }
         const list = outcomes.get(part.group) ?? [];
         list.push({ part, outcome });
         outcomes.set(part.group, list);
       });
     });
     const refunds: { part: Part<Pending>; results: readonly LimitCheckResult[] }[] = [];
-    const answers = [...outcomes].map(([pending, parts]) => this.settle(pending, parts, refunds));
+    for (const [pending, parts] of outcomes) answers.push(this.settle(pending, parts, refunds));
     // Refunds land before anyone hears of the denial and before the next round, so neither the
     // caller's next request nor later groups on these slots can see the cost given back.
     if (refunds.length > 0) await this.refund(refunds);
@@ -299,6 +305,24 @@ export class RedisRateLimiter implements RateLimiter {
       if (group.passed) this.cache.refresh(key, r.state, check.durationMs);
       else this.cache.remember(key, r.state, check.durationMs);
     });
+  }
+
+  /**
+   * The answer of a group decided whole in one script call (given out by the returned function):
+   * the script committed all of it or none, so nothing is refunded. Answers as settle would.
+   */
+  private settleWhole(part: Part<Pending>, outcome: Outcome): () => void {
+    const pending = part.group;
+    if (!outcome.ok) return this.settle(pending, [{ part, outcome }], []);
+    const decoded = outcome.group.results;
+    const results = new Array<LimitCheckResult>(decoded.length);
+    let passed = true;
+    for (let k = 0; k < decoded.length; k++) {
+      const r = decoded[k]!;
+      results[part.indexes[k]!] = { passed: r.passed, limit: r.limit, remaining: r.remaining, resetAtMs: r.resetAtMs, retryAfterMs: r.retryAfterMs };
+      if (!r.passed) passed = false;
+    }
+    return () => pending.resolve({ passed, results });
   }
 
   /** Combines a group's parts into its answer (given out by the returned function); queues refunds. */

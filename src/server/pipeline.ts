@@ -101,19 +101,28 @@ export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buff
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
       : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());
-    if (principal instanceof Promise) return principal.then((p) => handle(procedure, input, p, info, services)).catch(failed);
-    const reply = handle(procedure, input, principal, info, services);
-    return reply instanceof Promise ? reply.catch(failed) : reply;
+    if (principal instanceof Promise) return principal.then((p) => guarded(() => handle(procedure, input, p, info, services, failed), failed), failed);
+    return handle(procedure, input, principal, info, services, failed);
   } catch (err) {
     return failed(err);
   }
 }
 
-function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services): Reply | Promise<Reply> {
+/** `make()`, or the failure reply of whatever it throws. */
+function guarded<T>(make: () => T, failed: (err: unknown) => Reply): T | Reply {
+  try {
+    return make();
+  } catch (err) {
+    return failed(err);
+  }
+}
+
+/** The handler's reply; a promise of it never rejects (one promise per call: verifyKey awaits it on every limit check in Redis). */
+function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, failed: (err: unknown) => Reply): Reply | Promise<Reply> {
   const { route } = procedure;
   const data = route.handle(new Context(input, principal, services, info.requestId, route.name));
   const reply = (value: unknown): Reply => route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
-  return data instanceof Promise ? data.then(reply) : reply(data);
+  return data instanceof Promise ? data.then((value) => guarded(() => reply(value), failed), failed) : reply(data);
 }
 
 /** Turns anything thrown into an error reply; faults are logged with the request id. */

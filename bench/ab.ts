@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
+import { diffCalls, redisCalls } from './lib/redis-calls.js';
 import { installSignalHandlers, ROOT_KEY, startBaseline, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { median } from './lib/report.js';
@@ -29,6 +30,7 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
   --threads        also a table of CPU µs per request of each thread (which thread costs what)
+  --commandstats   (redis mode) also the commands Redis ran per verification, by command (INFO commandstats, scripts' own included)
 Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
 
 const { values } = parseArgs({
@@ -36,7 +38,7 @@ const { values } = parseArgs({
     main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true },
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
-    threads: { type: 'boolean' }, help: { type: 'boolean' },
+    threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 if (values.help) {
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
     writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
-    runs.push({ server, bodiesFile, threadUs: new Map<string, number[]>(), rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
+    runs.push({ server, bodiesFile, commands: new Map<string, number[]>(), threadUs: new Map<string, number[]>(), rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
     log(`started ${v.label}: ${keys} keys seeded`);
   }
   const wrk = (url: string, bodiesFile: string, seconds: number, label: string) =>
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
       const before = readCpu(r.server.pid);
       const threadsBefore = values.threads ? readThreadsByName(r.server.pid) : undefined;
       const redisBefore = redis ? readCpu(redis.pid) : undefined;
+      const callsBefore = redis && values.commandstats ? redisCalls([redis.port]) : undefined;
       const result = await wrk(r.server.url, r.bodiesFile, durationS, r.server.name);
       if (result.errors + result.non2xx > 0) throw new Error(`${r.server.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
       const cpu = usPerRequest(before, readCpu(r.server.pid), result.requests);
@@ -114,6 +117,14 @@ async function main(): Promise<void> {
         const redisCpu = usPerRequest(redisBefore, readCpu(redis.pid), result.requests);
         r.redisUs.push(redisCpu.eventLoopUs + redisCpu.otherThreadsUs);
       }
+      if (redis && callsBefore) {
+        const after = redisCalls([redis.port]);
+        const perVerification = (n: number): number => n / Math.max(result.requests, 1);
+        const add = (name: string, value: number): void => { r.commands.set(name, [...r.commands.get(name) ?? [], value]); };
+        add('(all)', perVerification(after.total - callsBefore.total));
+        add('(usec)', perVerification(after.usec - callsBefore.usec));
+        for (const [command, n] of Object.entries(diffCalls(callsBefore.byCommand, after.byCommand))) add(command, perVerification(n));
+      }
     }
     log(`round ${round + 1}/${rounds} done`);
   }
@@ -129,6 +140,14 @@ async function main(): Promise<void> {
   for (const r of runs) {
     const redisCell = redis ? ` ${median(r.redisUs).toFixed(1)} |` : '';
     log(`| ${r.server.name} | ${k(median(r.rps))} (${r.rps.map(k).join(' ')}) | ${(median(r.rps) / median(baselineRps)).toFixed(3)} | ${paired(r)} | ${median(r.eventLoopUs).toFixed(1)} | ${median(r.otherUs).toFixed(1)} |${redisCell}`);
+  }
+  if (values.commandstats && redis) {
+    log('\nCommands Redis ran per verification (INFO commandstats, scripts\' own included; (usec): their µs; median of rounds):\n');
+    log('| variant | command | per verification |');
+    log('|---|---|---|');
+    for (const r of runs) {
+      for (const [command, values] of [...r.commands].sort((a, b) => median(b[1]) - median(a[1]))) log(`| ${r.server.name} | ${command} | ${median(values).toFixed(3)} |`);
+    }
   }
   if (values.threads) {
     log('\nCPU µs per request of each thread (median of rounds; threads below 0.05 µs left out):\n');

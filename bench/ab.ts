@@ -22,6 +22,7 @@ import { ensureWrk, runWrk } from './lib/wrk.js';
 const HELP = `Usage: npm run bench:ab -- [options]
   --main PATH      a build's main.js (repeatable; default dist/main.js)
   --env K=V,K=V    settings of one variant (repeatable: one variant each, on the first --main)
+  --env-all K=V,…  settings of every variant (e.g. REDIS_COMMAND_TIMEOUT_MS=2000 on a busy machine)
   --scenario S     one (one key again and again, default), keys (--keys keys in turn),
                    limits (--keys keys of --identities identities with two auto-applied limits)
   --mode M         embedded (default) or redis (one redis-server; each variant its own key prefix)
@@ -38,7 +39,7 @@ const { values } = parseArgs({
     main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true },
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
-    threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
+    'env-all': { type: 'string' }, threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 if (values.help) {
@@ -60,8 +61,9 @@ function parseEnv(text: string): Record<string, string> {
 
 function variants(): Variant[] {
   const mains = values.main ?? [MAIN_JS];
-  if (values.env) return values.env.map((e) => ({ label: `${mains[0] === MAIN_JS ? 'dist' : mains[0]} ${e}`, script: mains[0]!, env: parseEnv(e) }));
-  return mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, script: m, env: {} }));
+  const common = parseEnv(values['env-all'] ?? '');
+  if (values.env) return values.env.map((e) => ({ label: `${mains[0] === MAIN_JS ? 'dist' : mains[0]} ${e}`, script: mains[0]!, env: { ...common, ...parseEnv(e) } }));
+  return mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, script: m, env: common }));
 }
 
 async function main(): Promise<void> {

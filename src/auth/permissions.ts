@@ -31,6 +31,8 @@ export function permissionProblem(permission: string): string | null {
 /** The authenticated caller. */
 export interface Principal {
   readonly rootKeyId: string;
+  /** The root key's name, for audit events (src/audit/). */
+  readonly rootKeyName?: string | undefined;
   readonly workspaceId: string;
   readonly permissions: ReadonlySet<string>;
 }

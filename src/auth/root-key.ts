@@ -85,7 +85,7 @@ export class RootKeyAuthenticator {
 export function principalFor(record: RootKeyRecord): Principal {
   let principal = principals.get(record);
   if (!principal) {
-    principal = { rootKeyId: record.id, workspaceId: intern(record.workspaceId), permissions: new Set(record.permissions) };
+    principal = { rootKeyId: record.id, rootKeyName: record.name, workspaceId: intern(record.workspaceId), permissions: new Set(record.permissions) };
     principals.set(record, principal);
   }
   return principal;

@@ -5,7 +5,12 @@
  * Common contract: methods resolve once the write is durable in the backend (acknowledged means
  * kept); "not found" resolves to null; a backend that cannot answer rejects with
  * ServiceUnavailableError. All methods are safe to call concurrently.
+ *
+ * Audit: a write method's optional `event` is stored in the same atomic write as the change, and
+ * only when the method reports a change (resolves true, a record, or 'inserted'/'changed'):
+ * src/audit/event.ts gives the rule for procedures that write more than once.
  */
+import type { AuditEvent, AuditStore } from '../audit/event.js';
 import type { SessionStore } from './sessions.js';
 import type {
   ApiRecord, CreditsRecord, CreditsRefill, IdentityRecord, KeyRecord, MigrationRecord, VerificationRecord, NamespaceRecord, PermissionRecord, RatelimitOverrideRecord, RoleRecord, RootKeyRecord,
@@ -24,23 +29,23 @@ export class DuplicateError extends Error {
 
 export interface RootKeyStore {
   /** Inserts or replaces the record with this id (a replaced hash stops authenticating at once). */
-  put(record: RootKeyRecord): Promise<void>;
+  put(record: RootKeyRecord, event?: AuditEvent): Promise<void>;
   /** The live or revoked root key with this hash; callers check `revokedAt`. */
   findByHash(hash: string): Promise<RootKeyRecord | null>;
   get(id: string): Promise<RootKeyRecord | null>;
   /** All root keys, revoked ones included, oldest first. */
   list(): Promise<RootKeyRecord[]>;
   /** Marks the key revoked; resolves false when no such key exists. Idempotent. */
-  revoke(id: string, atMs: number): Promise<boolean>;
+  revoke(id: string, atMs: number, event?: AuditEvent): Promise<boolean>;
   /** Removes the record entirely (the ROOT_KEY bootstrap key when the setting is removed). */
-  remove(id: string): Promise<void>;
+  remove(id: string, event?: AuditEvent): Promise<void>;
 }
 
 export interface ApiStore {
-  insert(record: ApiRecord): Promise<void>;
+  insert(record: ApiRecord, event?: AuditEvent): Promise<void>;
   get(id: string): Promise<ApiRecord | null>;
   /** Soft-deletes: sets `deletedAt`. Resolves false when the API is unknown or already deleted. */
-  markDeleted(id: string, atMs: number): Promise<boolean>;
+  markDeleted(id: string, atMs: number, event?: AuditEvent): Promise<boolean>;
   /** Live (not deleted) APIs of a workspace in id order from `cursor` (inclusive). */
   list(workspaceId: string, options: ListOptions): Promise<ApiRecord[]>;
 }
@@ -71,6 +76,8 @@ export interface NewKey {
   readonly credits: CreditsRecord | null;
   /** The permissions and roles the record names, as the caller looked them up. */
   readonly attaching: Attaching;
+  /** Stored with the key when it is inserted (each key of a batch has its own). */
+  readonly event?: AuditEvent;
 }
 
 /**
@@ -141,21 +148,21 @@ export interface KeyStore {
    * takes the deleted ones off the key again (the rest of the change stays). A permission or role
    * whose delete has begun counts as deleted.
    */
-  modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome>;
+  modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null, event?: AuditEvent): Promise<AttachOutcome>;
   /** Removes the key, its hash and its credits; it stops verifying at once. False if unknown. */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, event?: AuditEvent): Promise<boolean>;
   /** Keys of one API in id order from `cursor` (inclusive); optionally only those of one identity. */
   listByApi(apiId: string, options: ListOptions & { identityId?: string }): Promise<KeyRecord[]>;
   /**
    * Sets the credits counter, or with null makes the key unlimited; keeps `hasCredits` of the
    * key record in step in the same write. False if the key is unknown.
    */
-  setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean>;
+  setCredits(keyId: string, credits: CreditsRecord | null, event?: AuditEvent): Promise<boolean>;
   /**
    * Atomically adds `delta` (negative to take) to the remaining credits, never below zero.
    * Resolves the new counter, or null when the key has none (unlimited) or is unknown.
    */
-  adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null>;
+  adjustCredits(keyId: string, delta: number, event?: AuditEvent): Promise<CreditsRecord | null>;
   /**
    * Atomically changes only the given parts of the credits counter, keeping the stored balance
    * when `remaining` is absent (so a concurrent spend is never overwritten by a stale value).
@@ -163,23 +170,23 @@ export interface KeyStore {
    * is given; otherwise a key without a counter is left unlimited. A new `refill` starts its
    * schedule now (`lastRefillAt`). Resolves the counter afterwards.
    */
-  patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null>;
+  patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }, event?: AuditEvent): Promise<CreditsRecord | null>;
 }
 
 export interface IdentityStore {
   /** Rejects with DuplicateError('externalId') if a live identity has this externalId. */
-  insert(record: IdentityRecord): Promise<void>;
+  insert(record: IdentityRecord, event?: AuditEvent): Promise<void>;
   get(id: string): Promise<IdentityRecord | null>;
   findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | null>;
   /** Returns the identity with this externalId, inserting `create()` when there is none (atomic). */
   getOrCreate(workspaceId: string, externalId: string, create: () => IdentityRecord): Promise<IdentityRecord>;
   /** Replaces the identity record (same id and externalId); does nothing if it was deleted meanwhile. */
-  update(record: IdentityRecord): Promise<void>;
+  update(record: IdentityRecord, event?: AuditEvent): Promise<void>;
   /**
    * Deletes the identity; its externalId is free again at once. Keys that pointed at it behave as
    * if they had no identity. False if unknown.
    */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, event?: AuditEvent): Promise<boolean>;
   /** Identities of a workspace in id order from `cursor`; `search` matches id or externalId, case-insensitively. */
   list(workspaceId: string, options: ListOptions & { search?: string }): Promise<IdentityRecord[]>;
 }
@@ -223,7 +230,7 @@ export interface OverrideStore {
    * again; otherwise a new one with id `newId` and `createdAt = atMs` is stored. Concurrent calls
    * for the same pair end with one override. Resolves the override as stored.
    */
-  set(values: OverrideValues, atMs: number, newId: string): Promise<RatelimitOverrideRecord>;
+  set(values: OverrideValues, atMs: number, newId: string, event?: AuditEvent): Promise<RatelimitOverrideRecord>;
   /** The override with this id, live or deleted (callers check `deletedAt`). */
   get(id: string): Promise<RatelimitOverrideRecord | null>;
   /** The live override whose identifier equals `identifier` exactly (a pattern only matches itself). */
@@ -237,7 +244,7 @@ export interface OverrideStore {
   /** Live overrides of the namespace in id order from `cursor` (inclusive). */
   list(namespaceId: string, options: ListOptions): Promise<RatelimitOverrideRecord[]>;
   /** Soft-deletes the live override with exactly this identifier. False if there is none. */
-  delete(namespaceId: string, identifier: string, atMs: number): Promise<boolean>;
+  delete(namespaceId: string, identifier: string, atMs: number, event?: AuditEvent): Promise<boolean>;
 }
 
 /**
@@ -247,7 +254,7 @@ export interface OverrideStore {
  */
 export interface PermissionStore {
   /** Rejects with DuplicateError('slug') if the workspace has a permission with this slug (any case). */
-  insert(record: PermissionRecord): Promise<void>;
+  insert(record: PermissionRecord, event?: AuditEvent): Promise<void>;
   get(id: string): Promise<PermissionRecord | null>;
   /** The permission of the workspace with this slug, compared case-insensitively. */
   findBySlug(workspaceId: string, slug: string): Promise<PermissionRecord | null>;
@@ -267,13 +274,13 @@ export interface PermissionStore {
    * at once. A key change or a new key attaching it meanwhile (modifyAttaching, insertAttaching)
    * does not keep it. False if unknown.
    */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, event?: AuditEvent): Promise<boolean>;
 }
 
 /** End-user roles. Names are unique per workspace, case-insensitively; keys reference roles by name. */
 export interface RoleStore {
   /** Rejects with DuplicateError('name') if the workspace has a role with this name (any case). */
-  insert(record: RoleRecord): Promise<void>;
+  insert(record: RoleRecord, event?: AuditEvent): Promise<void>;
   get(id: string): Promise<RoleRecord | null>;
   /** The role of the workspace with this name, compared case-insensitively. */
   findByName(workspaceId: string, name: string): Promise<RoleRecord | null>;
@@ -285,7 +292,7 @@ export interface RoleStore {
    * Replaces the role's permissions (ids, de-duplicated, order kept) atomically. Resolves the
    * updated role, or null if the role is unknown.
    */
-  setPermissions(roleId: string, permissionIds: readonly string[]): Promise<RoleRecord | null>;
+  setPermissions(roleId: string, permissionIds: readonly string[], event?: AuditEvent): Promise<RoleRecord | null>;
   /** The role's permissions that still exist, in the role's order. */
   permissionsOf(role: RoleRecord): Promise<PermissionRecord[]>;
   /**
@@ -298,13 +305,13 @@ export interface RoleStore {
    * the role (and with it the role's permissions) at once. The permissions stay. A key change or a
    * new key attaching it meanwhile (modifyAttaching, insertAttaching) does not keep it. False if unknown.
    */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, event?: AuditEvent): Promise<boolean>;
 }
 
 /** Key migrations (operator-created; keys.migrateKeys and verifyKey's `migrationId` refer to them). */
 export interface MigrationStore {
   /** Rejects with DuplicateError('id') if the id is taken. */
-  insert(record: MigrationRecord): Promise<void>;
+  insert(record: MigrationRecord, event?: AuditEvent): Promise<void>;
   get(id: string): Promise<MigrationRecord | null>;
   /** Every migration, oldest first. */
   list(): Promise<MigrationRecord[]>;
@@ -388,6 +395,8 @@ export interface Storage {
   readonly roles: RoleStore;
   /** Dashboard sign-ins (sessions.ts): kept across restarts, the same on every replica. */
   readonly sessions: SessionStore;
+  /** Audit events (src/audit/event.ts): listed and pruned here, written by the other stores' writes. */
+  readonly audit: AuditStore;
   /** Flushes pending writes and releases files or connections. */
   close(): Promise<void>;
 }

@@ -46,13 +46,13 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
     ...inner,
     rootKeys: withOverrides(rootKeys, {
       findByHash: (hash) => cache.read('rootKey', hash, () => rootKeys.findByHash(hash)),
-      put: async (record) => { await rootKeys.put(record); await cache.changed('rootKey'); },
-      revoke: async (id, atMs) => { const done = await rootKeys.revoke(id, atMs); await cache.changed('rootKey'); return done; },
-      remove: async (id) => { await rootKeys.remove(id); await cache.changed('rootKey'); },
+      put: async (record, event) => { await rootKeys.put(record, event); await cache.changed('rootKey'); },
+      revoke: async (id, atMs, event) => { const done = await rootKeys.revoke(id, atMs, event); await cache.changed('rootKey'); return done; },
+      remove: async (id, event) => { await rootKeys.remove(id, event); await cache.changed('rootKey'); },
     }),
     apis: withOverrides(apis, {
       get: (id) => cache.read('api', id, () => apis.get(id)),
-      markDeleted: async (id, atMs) => { const done = await apis.markDeleted(id, atMs); await cache.changed('api', id); return done; },
+      markDeleted: async (id, atMs, event) => { const done = await apis.markDeleted(id, atMs, event); await cache.changed('api', id); return done; },
     }),
     keys: withOverrides(keys, {
       findByHash: (hash) => cache.read('key', hash, () => keys.findByHash(hash)),
@@ -65,20 +65,20 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
         const tracked = (current: KeyRecord): KeyRecord | null => { before.push(current.hash); return change(current); };
         return keyChange(before, () => keys.modify(id, tracked), (after) => (after ? [after.hash] : []));
       },
-      modifyAttaching: async (id, attaching, change) => {
+      modifyAttaching: async (id, attaching, change, event) => {
         const before: string[] = [];
         const tracked = (current: KeyRecord): KeyRecord | null => { before.push(current.hash); return change(current); };
-        return keyChange(before, () => keys.modifyAttaching(id, attaching, tracked), (outcome) => (outcome.kind === 'changed' ? [outcome.key.hash] : []));
+        return keyChange(before, () => keys.modifyAttaching(id, attaching, tracked, event), (outcome) => (outcome.kind === 'changed' ? [outcome.key.hash] : []));
       },
-      delete: async (id) => keyChange(await hashOf(id), () => keys.delete(id)),
+      delete: async (id, event) => keyChange(await hashOf(id), () => keys.delete(id, event)),
       // hasCredits lives on the key record, which verification reads from the cache.
-      setCredits: async (keyId, credits) => keyChange(await hashOf(keyId), () => keys.setCredits(keyId, credits)),
-      patchCredits: async (keyId, patch) => keyChange(await hashOf(keyId), () => keys.patchCredits(keyId, patch)),
+      setCredits: async (keyId, credits, event) => keyChange(await hashOf(keyId), () => keys.setCredits(keyId, credits, event)),
+      patchCredits: async (keyId, patch, event) => keyChange(await hashOf(keyId), () => keys.patchCredits(keyId, patch, event)),
     }),
     identities: withOverrides(identities, {
       get: (id) => cache.read('identity', id, () => identities.get(id)),
-      update: async (record) => { await identities.update(record); await cache.changed('identity', record.id); },
-      delete: async (id) => { const done = await identities.delete(id); await cache.changed('identity', id); return done; },
+      update: async (record, event) => { await identities.update(record, event); await cache.changed('identity', record.id); },
+      delete: async (id, event) => { const done = await identities.delete(id, event); await cache.changed('identity', id); return done; },
     }),
     namespaces: withOverrides(namespaces, {
       find: (workspaceId, nameOrId) => cache.read('namespace', scopedKey(workspaceId, nameOrId), () => namespaces.find(workspaceId, nameOrId)),
@@ -93,19 +93,19 @@ export function cachedStorage(inner: Storage, cache: RecordCache): Storage {
     overrides: withOverrides(overrides, {
       findExact: (namespaceId, identifier) => cache.read('override', scopedKey(namespaceId, 'exact', identifier), () => overrides.findExact(namespaceId, identifier)),
       wildcards: (namespaceId) => cache.read('override', scopedKey(namespaceId, 'wildcards'), () => overrides.wildcards(namespaceId)),
-      set: async (values, atMs, newId) => { const record = await overrides.set(values, atMs, newId); await cache.changed('override'); return record; },
-      delete: async (namespaceId, identifier, atMs) => { const done = await overrides.delete(namespaceId, identifier, atMs); await cache.changed('override'); return done; },
+      set: async (values, atMs, newId, event) => { const record = await overrides.set(values, atMs, newId, event); await cache.changed('override'); return record; },
+      delete: async (namespaceId, identifier, atMs, event) => { const done = await overrides.delete(namespaceId, identifier, atMs, event); await cache.changed('override'); return done; },
     }),
     roles: withOverrides(roles, {
       slugsOfRoles: (workspaceId, roleNames) => cache.read('roleSlugs', scopedKey(workspaceId, ...roleNames), () => roles.slugsOfRoles(workspaceId, roleNames)),
-      insert: async (record) => { await roles.insert(record); await cache.changed('roleSlugs'); },
-      setPermissions: async (roleId, ids) => { const role = await roles.setPermissions(roleId, ids); await cache.changed('roleSlugs'); return role; },
+      insert: async (record, event) => { await roles.insert(record, event); await cache.changed('roleSlugs'); },
+      setPermissions: async (roleId, ids, event) => { const role = await roles.setPermissions(roleId, ids, event); await cache.changed('roleSlugs'); return role; },
       // Removes the role from every key of the workspace: any cached key may be affected.
-      delete: async (id) => { const done = await roles.delete(id); await cache.changed('roleSlugs'); await cache.changed('key'); return done; },
+      delete: async (id, event) => { const done = await roles.delete(id, event); await cache.changed('roleSlugs'); await cache.changed('key'); return done; },
     }),
     permissions: withOverrides(permissions, {
       // Removes the permission from every role and key of the workspace.
-      delete: async (id) => { const done = await permissions.delete(id); await cache.changed('roleSlugs'); await cache.changed('key'); return done; },
+      delete: async (id, event) => { const done = await permissions.delete(id, event); await cache.changed('roleSlugs'); await cache.changed('key'); return done; },
     }),
   };
 }

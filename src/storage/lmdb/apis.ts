@@ -1,14 +1,17 @@
 import type { ApiRecord } from '../records.js';
 import type { ApiStore, ListOptions } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { noteChange } from './changes.js';
 
 export class LmdbApiStore implements ApiStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async insert(record: ApiRecord): Promise<void> {
+  async insert(record: ApiRecord, event?: AuditEvent): Promise<void> {
     await this.t.root.transaction(() => {
       this.t.apis.put(record.id, record);
+      noteAudit(this.t.audit, event);
       noteChange(this.t.changes, { kind: 'api', id: record.id });
     });
   }
@@ -17,11 +20,12 @@ export class LmdbApiStore implements ApiStore {
     return (this.t.apis.get(id) as ApiRecord | undefined) ?? null;
   }
 
-  async markDeleted(id: string, atMs: number): Promise<boolean> {
+  async markDeleted(id: string, atMs: number, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.apis.get(id) as ApiRecord | undefined;
       if (!record || record.deletedAt !== undefined) return false;
       this.t.apis.put(id, { ...record, deletedAt: atMs });
+      noteAudit(this.t.audit, event);
       noteChange(this.t.changes, { kind: 'api', id });
       return true;
     });

@@ -1,15 +1,18 @@
 import type { IdentityRecord } from '../records.js';
 import { DuplicateError, type IdentityStore, type ListOptions } from '../types.js';
 import { getOrInsert, scoped, type LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { noteChange } from './changes.js';
 
 export class LmdbIdentityStore implements IdentityStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async insert(record: IdentityRecord): Promise<void> {
+  async insert(record: IdentityRecord, event?: AuditEvent): Promise<void> {
     const indexKey = scoped(record.workspaceId, record.externalId);
     await this.t.root.transaction(() => {
       if (this.t.identityByExternalId.get(indexKey) !== undefined) throw new DuplicateError('externalId');
+      noteAudit(this.t.audit, event);
       this.t.identities.put(record.id, record);
       this.t.identityByExternalId.put(indexKey, record.id);
       noteChange(this.t.changes, { kind: 'identity', id: record.id });
@@ -30,19 +33,21 @@ export class LmdbIdentityStore implements IdentityStore {
       (record) => noteChange(this.t.changes, { kind: 'identity', id: record.id }));
   }
 
-  async update(record: IdentityRecord): Promise<void> {
+  async update(record: IdentityRecord, event?: AuditEvent): Promise<void> {
     // Only while it still exists: an update racing a delete must not bring the identity back.
     await this.t.root.transaction(() => {
       if (this.t.identities.get(record.id) === undefined) return;
+      noteAudit(this.t.audit, event);
       this.t.identities.put(record.id, record);
       noteChange(this.t.changes, { kind: 'identity', id: record.id });
     });
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.identities.get(id) as IdentityRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       this.t.identityByExternalId.remove(scoped(record.workspaceId, record.externalId));
       this.t.identities.remove(id);
       noteChange(this.t.changes, { kind: 'identity', id });

@@ -4,6 +4,8 @@ import {
   DuplicateError, type AttachOutcome, type Attaching, type IfDeleted, type InsertOutcome, type KeyStore, type ListOptions, type NewKey,
 } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { refilled } from '../refill.js';
 import { noteChange } from './changes.js';
 
@@ -28,11 +30,12 @@ export class LmdbKeyStore implements KeyStore {
   }
 
   async insertAttaching(keys: readonly NewKey[], ifDeleted: IfDeleted): Promise<InsertOutcome[]> {
-    return outcomesOf(await Promise.allSettled(keys.map(({ record, credits, attaching }) => this.t.root.transaction((): InsertOutcome => {
+    return outcomesOf(await Promise.allSettled(keys.map(({ record, credits, attaching, event }) => this.t.root.transaction((): InsertOutcome => {
       // In the insert's transaction: a permission or role delete commits wholly before or after it.
       const deleted = this.deletedOf(attaching);
       if (!attachesNothing(deleted) && ifDeleted === 'refuse') return { kind: 'deleted', deleted };
       this.insertInTransaction(withoutAttached(record, deleted) ?? record, credits);
+      noteAudit(this.t.audit, event);
       return { kind: 'inserted', omitted: deleted };
     }))));
   }
@@ -85,12 +88,13 @@ export class LmdbKeyStore implements KeyStore {
     return this.t.root.transaction(() => this.modifyInTransaction(id, change));
   }
 
-  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome> {
+  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null, event?: AuditEvent): Promise<AttachOutcome> {
     return this.t.root.transaction((): AttachOutcome => {
       // In the write transaction: a permission or role delete commits wholly before or after it.
       const deleted = this.deletedOf(attaching);
       if (!attachesNothing(deleted)) return { kind: 'deleted', deleted };
       const key = this.modifyInTransaction(id, change);
+      if (key) noteAudit(this.t.audit, event);
       return key ? { kind: 'changed', key } : { kind: 'unknownKey' };
     });
   }
@@ -118,10 +122,11 @@ export class LmdbKeyStore implements KeyStore {
     return stored;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.keys.get(id) as KeyRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       this.t.keyByHash.remove(record.hash);
       this.t.keyByApi.remove(byApi(record.apiId, id));
       this.t.credits.remove(id);
@@ -144,10 +149,11 @@ export class LmdbKeyStore implements KeyStore {
     return out;
   }
 
-  async setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean> {
+  async setCredits(keyId: string, credits: CreditsRecord | null, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.keys.get(keyId) as KeyRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       if (credits) this.t.credits.put(keyId, credits);
       else this.t.credits.remove(keyId);
       if (record.hasCredits !== (credits !== null)) {
@@ -158,17 +164,18 @@ export class LmdbKeyStore implements KeyStore {
     });
   }
 
-  async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
+  async adjustCredits(keyId: string, delta: number, event?: AuditEvent): Promise<CreditsRecord | null> {
     return this.t.root.transaction(() => {
       const credits = this.currentCredits(keyId);
       if (!credits) return null;
+      noteAudit(this.t.audit, event);
       const next = { ...credits, remaining: Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, credits.remaining + delta)) };
       this.t.credits.put(keyId, next);
       return next;
     });
   }
 
-  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null> {
+  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }, event?: AuditEvent): Promise<CreditsRecord | null> {
     return this.t.root.transaction(() => {
       const record = this.t.keys.get(keyId) as KeyRecord | undefined;
       if (!record) return null;
@@ -176,6 +183,7 @@ export class LmdbKeyStore implements KeyStore {
       const current = this.currentCredits(keyId);
       const remaining = patch.remaining ?? current?.remaining;
       if (remaining === undefined) return null;
+      noteAudit(this.t.audit, event);
       const refill = patch.refill === undefined ? current?.refill : patch.refill ?? undefined;
       // A new refill setting starts its schedule now; an unchanged one keeps its last refill.
       const lastRefillAt = patch.refill ? this.now() : current?.lastRefillAt;

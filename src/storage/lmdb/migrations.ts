@@ -1,13 +1,16 @@
 import type { MigrationRecord } from '../records.js';
 import { DuplicateError, type MigrationStore } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 
 export class LmdbMigrationStore implements MigrationStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async insert(record: MigrationRecord): Promise<void> {
+  async insert(record: MigrationRecord, event?: AuditEvent): Promise<void> {
     await this.t.root.transaction(() => {
       if (this.t.migrations.get(record.id) !== undefined) throw new DuplicateError('id');
+      noteAudit(this.t.audit, event);
       this.t.migrations.put(record.id, record);
     });
   }

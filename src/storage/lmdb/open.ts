@@ -19,6 +19,7 @@ import { LmdbMigrationStore } from './migrations.js';
 import { LmdbVerificationStore } from './verifications.js';
 import { LmdbSessionStore } from './sessions.js';
 import { LmdbChangeFeed } from './changes.js';
+import { LmdbAuditStore } from './audit.js';
 import type { ChangeFeed } from '../../cache/change-feed.js';
 
 /** The named databases. Index databases map a unique value to a record id. */
@@ -59,6 +60,8 @@ export interface LmdbTables {
   /** Dashboard sessions: digest of the session id → session; root key hash → its digests (sessions.ts). */
   readonly sessions: Database;
   readonly sessionsByRootKey: Database;
+  /** Audit events by id (audit.ts), written in the transaction of the change they describe. */
+  readonly audit: Database;
 }
 
 export interface LmdbStorageOptions {
@@ -117,6 +120,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     changes: root.openDB({ name: 'changes', encoding: 'msgpack' }),
     sessions: root.openDB({ name: 'dashboard_sessions', encoding: 'msgpack' }),
     sessionsByRootKey: root.openDB({ name: 'dashboard_sessions_by_root_key', encoding: 'msgpack' }),
+    audit: root.openDB({ name: 'audit_events', encoding: 'msgpack' }),
   };
   let closed = false;
   return {
@@ -132,6 +136,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     verifications: new LmdbVerificationStore(t, options.verificationsRetained ?? 1_000_000),
     changes: new LmdbChangeFeed(t.changes),
     sessions: new LmdbSessionStore(t),
+    audit: new LmdbAuditStore(t.root, t.audit),
     async close() {
       // Idempotent: shutdown paths may close twice.
       if (closed) return;

@@ -12,6 +12,8 @@
 import type { RatelimitOverrideRecord } from '../records.js';
 import type { ListOptions, OverrideStore, OverrideValues } from '../types.js';
 import { scoped, type LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 
 const inNamespace = (namespaceId: string, overrideId: string): string => `${namespaceId}/${overrideId}`;
 /** '0' follows '/': ranges from `<ns>/…` to `<ns>0` cover exactly one namespace. */
@@ -21,7 +23,7 @@ const isPattern = (identifier: string): boolean => identifier.includes('*');
 export class LmdbOverrideStore implements OverrideStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async set(values: OverrideValues, atMs: number, newId: string): Promise<RatelimitOverrideRecord> {
+  async set(values: OverrideValues, atMs: number, newId: string, event?: AuditEvent): Promise<RatelimitOverrideRecord> {
     const key = scoped(values.namespaceId, values.identifier);
     return this.t.root.transaction(() => {
       // Read inside the write transaction: concurrent sets of one pair end with one record.
@@ -40,6 +42,7 @@ export class LmdbOverrideStore implements OverrideStore {
       }
       this.t.overrides.put(record.id, record);
       this.index(record);
+      noteAudit(this.t.audit, event);
       return record;
     });
   }
@@ -63,11 +66,12 @@ export class LmdbOverrideStore implements OverrideStore {
     return this.scan(this.t.overrideByNamespace, inNamespace(namespaceId, options.cursor ?? ''), namespaceEnd(namespaceId), options.limit);
   }
 
-  async delete(namespaceId: string, identifier: string, atMs: number): Promise<boolean> {
+  async delete(namespaceId: string, identifier: string, atMs: number, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const id = this.t.overrideByIdentifier.get(scoped(namespaceId, identifier));
       const record = id === undefined ? undefined : (this.t.overrides.get(id) as RatelimitOverrideRecord | undefined);
       if (!record || record.deletedAt !== undefined) return false;
+      noteAudit(this.t.audit, event);
       // The identifier index stays: a later set revives this record with its id.
       this.t.overrides.put(record.id, { ...record, deletedAt: atMs });
       this.t.overrideByNamespace.remove(inNamespace(namespaceId, record.id));

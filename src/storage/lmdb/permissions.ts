@@ -1,6 +1,8 @@
 import type { KeyRecord, PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type PermissionStore } from '../types.js';
 import { scoped, type LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { noteChange } from './changes.js';
 
 /** Slugs and role names are unique case-insensitively, so their index keys are lower-cased. */
@@ -27,10 +29,11 @@ export function rewriteKeys(t: LmdbTables, workspaceId: string, change: (key: Ke
 export class LmdbPermissionStore implements PermissionStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async insert(record: PermissionRecord): Promise<void> {
+  async insert(record: PermissionRecord, event?: AuditEvent): Promise<void> {
     const indexKey = foldedKey(record.workspaceId, record.slug);
     await this.t.root.transaction(() => {
       if (this.t.permissionBySlug.get(indexKey) !== undefined) throw new DuplicateError('slug');
+      noteAudit(this.t.audit, event);
       this.t.permissions.put(record.id, record);
       this.t.permissionBySlug.put(indexKey, record.id);
     });
@@ -87,10 +90,11 @@ export class LmdbPermissionStore implements PermissionStore {
     return out;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.permissions.get(id) as PermissionRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       this.t.permissions.remove(id);
       this.t.permissionBySlug.remove(foldedKey(record.workspaceId, record.slug));
       const roles: RoleRecord[] = [];

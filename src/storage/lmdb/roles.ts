@@ -1,16 +1,19 @@
 import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type RoleStore } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { foldedKey, rewriteKeys } from './permissions.js';
 import { noteChange } from './changes.js';
 
 export class LmdbRoleStore implements RoleStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async insert(record: RoleRecord): Promise<void> {
+  async insert(record: RoleRecord, event?: AuditEvent): Promise<void> {
     const indexKey = foldedKey(record.workspaceId, record.name);
     await this.t.root.transaction(() => {
       if (this.t.roleByName.get(indexKey) !== undefined) throw new DuplicateError('name');
+      noteAudit(this.t.audit, event);
       this.t.roles.put(record.id, { ...record, permissionIds: [...new Set(record.permissionIds)] });
       this.t.roleByName.put(indexKey, record.id);
       noteChange(this.t.changes, { kind: 'roles' });
@@ -45,10 +48,11 @@ export class LmdbRoleStore implements RoleStore {
     return out;
   }
 
-  async setPermissions(roleId: string, permissionIds: readonly string[]): Promise<RoleRecord | null> {
+  async setPermissions(roleId: string, permissionIds: readonly string[], event?: AuditEvent): Promise<RoleRecord | null> {
     return this.t.root.transaction(() => {
       const role = this.t.roles.get(roleId) as RoleRecord | undefined;
       if (!role) return null;
+      noteAudit(this.t.audit, event);
       const next: RoleRecord = { ...role, permissionIds: [...new Set(permissionIds)] };
       this.t.roles.put(roleId, next);
       noteChange(this.t.changes, { kind: 'roles' });
@@ -75,10 +79,11 @@ export class LmdbRoleStore implements RoleStore {
     return [...slugs];
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.roles.get(id) as RoleRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       this.t.roles.remove(id);
       this.t.roleByName.remove(foldedKey(record.workspaceId, record.name));
       const folded = record.name.toLowerCase();

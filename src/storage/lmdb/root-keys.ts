@@ -1,13 +1,16 @@
 import type { RootKeyRecord } from '../records.js';
 import type { RootKeyStore } from '../types.js';
 import type { LmdbTables } from './open.js';
+import { noteAudit } from './audit.js';
+import type { AuditEvent } from '../../audit/event.js';
 import { noteChange } from './changes.js';
 
 export class LmdbRootKeyStore implements RootKeyStore {
   constructor(private readonly t: LmdbTables) {}
 
-  async put(record: RootKeyRecord): Promise<void> {
+  async put(record: RootKeyRecord, event?: AuditEvent): Promise<void> {
     await this.t.root.transaction(() => {
+      noteAudit(this.t.audit, event);
       const previous = this.t.rootKeys.get(record.id) as RootKeyRecord | undefined;
       if (previous && previous.hash !== record.hash) this.t.rootKeyByHash.remove(previous.hash);
       this.t.rootKeys.put(record.id, record);
@@ -31,20 +34,22 @@ export class LmdbRootKeyStore implements RootKeyStore {
     return all.sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async revoke(id: string, atMs: number): Promise<boolean> {
+  async revoke(id: string, atMs: number, event?: AuditEvent): Promise<boolean> {
     return this.t.root.transaction(() => {
       const record = this.t.rootKeys.get(id) as RootKeyRecord | undefined;
       if (!record) return false;
+      noteAudit(this.t.audit, event);
       if (record.revokedAt === undefined) this.t.rootKeys.put(id, { ...record, revokedAt: atMs });
       noteChange(this.t.changes, { kind: 'rootKeys' });
       return true;
     });
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, event?: AuditEvent): Promise<void> {
     await this.t.root.transaction(() => {
       const record = this.t.rootKeys.get(id) as RootKeyRecord | undefined;
       if (!record) return;
+      noteAudit(this.t.audit, event);
       this.t.rootKeyByHash.remove(record.hash);
       this.t.rootKeys.remove(id);
       noteChange(this.t.changes, { kind: 'rootKeys' });

@@ -8,20 +8,23 @@
  */
 import { attachesNothing, withoutAttached } from '../attaching.js';
 import type { KeyRecord } from '../records.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { AttachOutcome, Attaching } from '../types.js';
 import { isLive } from './deleting.js';
 import type { StorageKeys } from './keys.js';
 import type { RecordIo } from './record-io.js';
 
-type Modify = (id: string, change: (current: KeyRecord) => KeyRecord | null) => Promise<KeyRecord | null>;
+type Modify = (id: string, change: (current: KeyRecord) => KeyRecord | null, event?: AuditEvent) => Promise<KeyRecord | null>;
 
 export async function modifyAttaching(
   modify: Modify, io: RecordIo, k: StorageKeys, id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null,
+  event?: AuditEvent,
 ): Promise<AttachOutcome> {
   // Marked already when the caller looked them up (a delete under way): nothing is written.
   const marked = { permissions: attaching.permissions.filter((p) => !isLive(p)), roles: attaching.roles.filter((r) => !isLive(r)) };
   if (!attachesNothing(marked)) return { kind: 'deleted', deleted: marked };
-  const key = await modify(id, change);
+  // The event rides on the change; taking a deleted one off again afterwards is a follow-up.
+  const key = await modify(id, change, event);
   if (!key) return { kind: 'unknownKey' };
   if (attachesNothing(attaching)) return { kind: 'changed', key };
   const [permissions, roles] = await Promise.all([

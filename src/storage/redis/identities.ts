@@ -7,6 +7,7 @@
  * entry, then the externalId entry. Leftovers name a missing record and read as absent.
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { IdentityRecord } from '../records.js';
 import { DuplicateError, type IdentityStore, type ListOptions } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -29,17 +30,17 @@ export class RedisIdentityStore implements IdentityStore {
     };
   }
 
-  private async store(record: IdentityRecord): Promise<void> {
+  private async store(record: IdentityRecord, event?: AuditEvent): Promise<void> {
     await this.client.zadd(this.k.identitiesOf(record.workspaceId), 0, record.id);
-    await this.io.write(this.k.identity(record.id), '*', record);
+    await this.io.write(this.k.identity(record.id), '*', record, [], event);
   }
 
-  async insert(record: IdentityRecord): Promise<void> {
+  async insert(record: IdentityRecord, event?: AuditEvent): Promise<void> {
     const indexKey = this.k.identityByExternalId(record.workspaceId, record.externalId);
     for (;;) {
       const claim = await this.index.claim(indexKey, record.id, this.agrees(record.workspaceId, record.externalId));
       if (claim.kind !== 'claimed') throw new DuplicateError('externalId');
-      if (isFresh(claim)) return this.store(record);
+      if (isFresh(claim)) return this.store(record, event);
     }
   }
 
@@ -59,15 +60,15 @@ export class RedisIdentityStore implements IdentityStore {
       () => this.findByExternalId(workspaceId, externalId), this.agrees(workspaceId, externalId), create, (r) => this.store(r));
   }
 
-  async update(record: IdentityRecord): Promise<void> {
+  async update(record: IdentityRecord, event?: AuditEvent): Promise<void> {
     // Only while it still exists: an update racing a delete must not bring the identity back.
     await this.io.update<IdentityRecord, void>(this.k.identity(record.id),
-      (current) => (current ? { result: undefined, write: record } : { result: undefined }));
+      (current) => (current ? { result: undefined, write: record } : { result: undefined }), event);
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     const removed = await this.io.update<IdentityRecord, IdentityRecord | null>(this.k.identity(id),
-      (current) => (current ? { result: current.record, remove: true } : { result: null }));
+      (current) => (current ? { result: current.record, remove: true } : { result: null }), event);
     if (!removed) return false;
     await this.client.zrem(this.k.identitiesOf(removed.workspaceId), id);
     await this.index.release(this.k.identityByExternalId(removed.workspaceId, removed.externalId), id);

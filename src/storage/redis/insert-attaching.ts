@@ -8,14 +8,18 @@
  * once, together. A crash before that change leaves the key as inserted.
  */
 import { attachesNothing, goneOf, outcomesOf, withoutAttached } from '../attaching.js';
-import type { PermissionRecord, RoleRecord } from '../records.js';
+import type { CreditsRecord, KeyRecord, PermissionRecord, RoleRecord } from '../records.js';
+import type { AuditEvent } from '../../audit/event.js';
+import { withdrawn } from '../../audit/ids.js';
 import type { Attaching, IfDeleted, InsertOutcome, KeyStore, NewKey } from '../types.js';
 import { isLive } from './deleting.js';
 import type { StorageKeys } from './keys.js';
 import type { RecordIo } from './record-io.js';
 
-/** The key store's own writes, which insertAttaching builds on. */
-type InsertingStore = Pick<KeyStore, 'insert' | 'modify' | 'delete'>;
+/** The key store's own writes, which insertAttaching builds on (insert with the key's event). */
+type InsertingStore = Pick<KeyStore, 'modify' | 'delete'> & {
+  insert(record: KeyRecord, credits: CreditsRecord | null, event?: AuditEvent): Promise<void>;
+};
 
 interface Live { readonly permissions: ReadonlySet<string>; readonly roles: ReadonlySet<string> }
 
@@ -39,10 +43,10 @@ export async function insertAttaching(
   store: InsertingStore, io: RecordIo, k: StorageKeys, keys: readonly NewKey[], ifDeleted: IfDeleted,
 ): Promise<InsertOutcome[]> {
   // Marked already when the caller looked them up (a delete under way): never written.
-  const inserts = keys.map(async ({ record, credits, attaching }): Promise<InsertOutcome> => {
+  const inserts = keys.map(async ({ record, credits, attaching, event }): Promise<InsertOutcome> => {
     const early = marked(attaching);
     if (!attachesNothing(early) && ifDeleted === 'refuse') return { kind: 'deleted', deleted: early };
-    await store.insert(withoutAttached(record, early) ?? record, credits);
+    await store.insert(withoutAttached(record, early) ?? record, credits, event);
     return { kind: 'inserted', omitted: early };
   });
   const settled = await Promise.allSettled(inserts);
@@ -53,12 +57,13 @@ export async function insertAttaching(
   const checked = await Promise.allSettled(settled.map(async (s, i): Promise<InsertOutcome> => {
     if (s.status === 'rejected') throw s.reason;
     if (s.value.kind !== 'inserted') return s.value;
-    const { record, attaching } = keys[i]!;
+    const { record, attaching, event } = keys[i]!;
     const deleted = goneOf(attaching, { permission: (p) => !live.permissions.has(p.id), role: (r) => !live.roles.has(r.id) });
     const late = goneOf(deleted, { permission: (p) => isLive(p), role: (r) => isLive(r) });
     if (attachesNothing(late)) return s.value;
     if (ifDeleted === 'refuse') {
-      await store.delete(record.id);
+      // The key was stored with its event: its removal is recorded too.
+      await store.delete(record.id, event && withdrawn(event));
       return { kind: 'deleted', deleted };
     }
     await store.modify(record.id, (current) => withoutAttached(current, late));

@@ -23,6 +23,7 @@
  * that is configured (src/redis/replica-wait.ts). Reads use the shared client.
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { CreditsRecord, CreditsRefill, KeyRecord } from '../records.js';
 import {
   DuplicateError, type AttachOutcome, type Attaching, type IfDeleted, type InsertOutcome, type KeyStore, type ListOptions, type NewKey,
@@ -34,6 +35,7 @@ import type { StorageKeys } from './keys.js';
 import { listIds } from './listing.js';
 import { backoff, MAX_ATTEMPTS, type RecordIo, type Stored } from './record-io.js';
 import { scripts } from './scripts.js';
+import { auditedScripts } from './audited-scripts.js';
 import { isFresh, type UniqueIndex } from './unique-index.js';
 
 type StoredKey = Omit<KeyRecord, 'hasCredits'>;
@@ -75,7 +77,7 @@ export class RedisKeyStore implements KeyStore {
     return async (holder) => (await this.read(holder))?.record.hash === hash;
   }
 
-  async insert(record: KeyRecord, credits: CreditsRecord | null): Promise<void> {
+  async insert(record: KeyRecord, credits: CreditsRecord | null, event?: AuditEvent): Promise<void> {
     const hashKey = this.k.keyByHash(record.hash);
     for (;;) {
       const claim = await this.writes.index.claim(hashKey, record.id, this.holds(record.hash));
@@ -86,7 +88,7 @@ export class RedisKeyStore implements KeyStore {
         this.writes.client.sadd(listings[1], record.apiId),
       ]);
       if (!isFresh(claim)) continue;
-      if (await this.writes.io.write(this.k.key(record.id), 0, withoutHasCredits(record), credits ? creditFields(credits) : [])) {
+      if (await this.writes.io.write(this.k.key(record.id), 0, withoutHasCredits(record), credits ? creditFields(credits) : [], event)) {
         // The hash index and the listing too: a failover that lost them would hide the key.
         await this.writes.afterWrite([this.k.key(record.id), hashKey, ...listings]);
         return;
@@ -121,9 +123,13 @@ export class RedisKeyStore implements KeyStore {
   }
 
   /** A credits change asked for through the API (not a spend): written and waited for as a record write. */
-  private async changeCredits(keyId: string, op: 'set' | 'adjust' | 'patch', args: readonly (string | number)[]) {
+  private async changeCredits(keyId: string, op: 'set' | 'adjust' | 'patch', args: readonly (string | number)[], event?: AuditEvent) {
     const key = this.k.key(keyId);
-    const reply = parseReply(await scripts.creditsChange.run(this.writes.client, [key], [op, ...calendarArgs(this.now()), ...args]));
+    const argv = [op, ...calendarArgs(this.now()), ...args];
+    const prepared = event && await this.writes.io.requireAudit().prepare(key, event);
+    const reply = parseReply(prepared
+      ? await auditedScripts.creditsChange.run(this.writes.client, [key, prepared.eventsKey], [...argv, prepared.id, prepared.bytes])
+      : await scripts.creditsChange.run(this.writes.client, [key], argv));
     if (reply.status !== 'unknown') await this.writes.afterWrite([key]);
     return reply;
   }
@@ -141,12 +147,16 @@ export class RedisKeyStore implements KeyStore {
     await this.modify(record.id, () => record);
   }
 
-  async modify(id: string, change: (current: KeyRecord) => KeyRecord | null): Promise<KeyRecord | null> {
+  async modify(id: string, change: (current: KeyRecord) => KeyRecord | null, event?: AuditEvent): Promise<KeyRecord | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.read(id);
       if (!current) return null;
       const next = change(current.record);
-      if (!next) return current.record;
+      if (!next) {
+        // Nothing to change: the call's event is stored on its own, as LMDB stores it.
+        if (event) await this.writes.io.requireAudit().appendAlone(this.k.key(id), event);
+        return current.record;
+      }
       // hasCredits belongs to the counter; a record change never changes it.
       const stored: KeyRecord = { ...next, id, hasCredits: current.record.hasCredits };
       const moved = stored.hash !== current.record.hash;
@@ -157,7 +167,7 @@ export class RedisKeyStore implements KeyStore {
       }
       // A lost compare-and-set leaves a claim of the new hash behind: ours, and a leftover
       // (absent to readers) if the retried change ends with another hash.
-      if (!(await this.writes.io.write(this.k.key(id), current.version, withoutHasCredits(stored)))) {
+      if (!(await this.writes.io.write(this.k.key(id), current.version, withoutHasCredits(stored), [], event))) {
         await backoff(attempt);
         continue;
       }
@@ -168,15 +178,15 @@ export class RedisKeyStore implements KeyStore {
     throw new Error(`too many concurrent changes of key ${id}`);
   }
 
-  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null): Promise<AttachOutcome> {
-    return modifyAttaching((keyId, c) => this.modify(keyId, c), this.io, this.k, id, attaching, change);
+  async modifyAttaching(id: string, attaching: Attaching, change: (current: KeyRecord) => KeyRecord | null, event?: AuditEvent): Promise<AttachOutcome> {
+    return modifyAttaching((keyId, c, e) => this.modify(keyId, c, e), this.io, this.k, id, attaching, change, event);
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.read(id);
       if (!current) return false;
-      if (!(await this.writes.io.remove(this.k.key(id), current.version))) {
+      if (!(await this.writes.io.remove(this.k.key(id), current.version, event))) {
         await backoff(attempt);
         continue;
       }
@@ -195,16 +205,16 @@ export class RedisKeyStore implements KeyStore {
       (key) => key.apiId === apiId && (options.identityId === undefined || key.identityId === options.identityId));
   }
 
-  async setCredits(keyId: string, credits: CreditsRecord | null): Promise<boolean> {
-    return (await this.changeCredits(keyId, 'set', setArgs(credits))).status !== 'unknown';
+  async setCredits(keyId: string, credits: CreditsRecord | null, event?: AuditEvent): Promise<boolean> {
+    return (await this.changeCredits(keyId, 'set', setArgs(credits), event)).status !== 'unknown';
   }
 
-  async adjustCredits(keyId: string, delta: number): Promise<CreditsRecord | null> {
-    return (await this.changeCredits(keyId, 'adjust', [delta])).credits;
+  async adjustCredits(keyId: string, delta: number, event?: AuditEvent): Promise<CreditsRecord | null> {
+    return (await this.changeCredits(keyId, 'adjust', [delta], event)).credits;
   }
 
-  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }): Promise<CreditsRecord | null> {
-    return (await this.changeCredits(keyId, 'patch', patchArgs(patch))).credits;
+  async patchCredits(keyId: string, patch: { remaining?: number; refill?: CreditsRefill | null }, event?: AuditEvent): Promise<CreditsRecord | null> {
+    return (await this.changeCredits(keyId, 'patch', patchArgs(patch), event)).credits;
   }
 
   /**

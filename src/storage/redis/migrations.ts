@@ -4,6 +4,7 @@
  * an id without a record, which list() skips).
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { MigrationRecord } from '../records.js';
 import { DuplicateError, type MigrationStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -12,9 +13,9 @@ import type { RecordIo } from './record-io.js';
 export class RedisMigrationStore implements MigrationStore {
   constructor(private readonly client: RedisClient, private readonly k: StorageKeys, private readonly io: RecordIo) {}
 
-  async insert(record: MigrationRecord): Promise<void> {
+  async insert(record: MigrationRecord, event?: AuditEvent): Promise<void> {
     await this.client.zadd(this.k.migrationIds, 0, record.id);
-    if (!(await this.io.write(this.k.migration(record.id), 0, record))) throw new DuplicateError('id');
+    if (!(await this.io.write(this.k.migration(record.id), 0, record, [], event))) throw new DuplicateError('id');
   }
 
   async get(id: string): Promise<MigrationRecord | null> {

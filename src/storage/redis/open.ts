@@ -38,6 +38,7 @@ import { guardedStore } from '../../redis/client.js';
 import type { ReplicaWait } from '../../redis/replica-wait.js';
 import type { Storage } from '../types.js';
 import { RedisApiStore } from './apis.js';
+import { RedisAuditLog } from './audit.js';
 import { RedisIdentityStore } from './identities.js';
 import { RedisKeyStore, type KeyWrites } from './key-store.js';
 import { storageKeys } from './keys.js';
@@ -75,11 +76,12 @@ export interface RedisStorageOptions {
  */
 export function openRedisStorage(client: RedisClient, options: RedisStorageOptions): Storage {
   const k = storageKeys(options.keyPrefix);
-  const io = new RecordIo(client);
+  const audit = new RedisAuditLog(client, options.keyPrefix);
+  const io = new RecordIo(client, audit);
   const index = new UniqueIndex(client);
   const waits = options.keyWrites;
   const keyWrites: KeyWrites = waits
-    ? { client: waits.writer, io: new RecordIo(waits.writer), index: new UniqueIndex(waits.writer), afterWrite: (written) => waits.wait.after(written) }
+    ? { client: waits.writer, io: new RecordIo(waits.writer, audit), index: new UniqueIndex(waits.writer), afterWrite: (written) => waits.wait.after(written) }
     : { client, io, index, afterWrite: async () => {} };
   const keys = new RedisKeyStore(client, k, io, index, options.now ?? Date.now, keyWrites);
   return {
@@ -94,6 +96,7 @@ export function openRedisStorage(client: RedisClient, options: RedisStorageOptio
     migrations: guardedStore(new RedisMigrationStore(client, k, io)),
     verifications: guardedStore(new RedisVerificationStore(client, k, options.verificationsRetained ?? 1_000_000)),
     sessions: guardedStore(new RedisSessionStore(client, k)),
+    audit: guardedStore(audit),
     async close() {
       // Nothing is buffered here (every write was acknowledged) and the client is the caller's.
     },

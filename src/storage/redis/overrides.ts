@@ -12,6 +12,7 @@
  * whose record is missing, deleted or of another namespace.
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { RatelimitOverrideRecord } from '../records.js';
 import type { ListOptions, OverrideStore, OverrideValues } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -43,7 +44,7 @@ export class RedisOverrideStore implements OverrideStore {
     if (isPattern(record.identifier)) await this.client.zadd(this.k.wildcardsOf(record.namespaceId), 0, record.id);
   }
 
-  async set(values: OverrideValues, atMs: number, newId: string): Promise<RatelimitOverrideRecord> {
+  async set(values: OverrideValues, atMs: number, newId: string, event?: AuditEvent): Promise<RatelimitOverrideRecord> {
     const { namespaceId, identifier } = values;
     // One record per pair: the first caller stores a new one; everyone (that caller included,
     // if another set got there first) then updates the one the index names.
@@ -61,7 +62,7 @@ export class RedisOverrideStore implements OverrideStore {
       async (record) => {
         made.record = record;
         await this.addToListings(record);
-        await this.io.write(this.k.override(record.id), '*', record);
+        await this.io.write(this.k.override(record.id), '*', record, [], event);
       });
     if (made.record) return made.record;
     await this.addToListings(existing);
@@ -70,7 +71,7 @@ export class RedisOverrideStore implements OverrideStore {
       const { deletedAt: _revived, ...rest } = base;
       const next: RatelimitOverrideRecord = { ...rest, limit: values.limit, duration: values.duration, updatedAt: atMs };
       return { result: next, write: next };
-    });
+    }, event);
     await this.addToListings(stored);
     return stored;
   }
@@ -97,13 +98,13 @@ export class RedisOverrideStore implements OverrideStore {
       (ids) => this.io.getMany<RatelimitOverrideRecord>(ids.map((id) => this.k.override(id))), isLive(namespaceId));
   }
 
-  async delete(namespaceId: string, identifier: string, atMs: number): Promise<boolean> {
+  async delete(namespaceId: string, identifier: string, atMs: number, event?: AuditEvent): Promise<boolean> {
     const found = await this.byIdentifier(namespaceId, identifier);
     if (!found) return false;
     const deleted = await this.io.update<RatelimitOverrideRecord, boolean>(this.k.override(found.id), (current) => (
       current && current.record.deletedAt === undefined
         ? { result: true, write: { ...current.record, deletedAt: atMs } }
-        : { result: false }));
+        : { result: false }), event);
     if (!deleted) return false;
     await this.client.zrem(this.k.overridesOf(namespaceId), found.id);
     await this.client.zrem(this.k.wildcardsOf(namespaceId), found.id);

@@ -14,6 +14,7 @@
  * a crash leaves the slugs created so far, each whole.
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type PermissionStore } from '../types.js';
 import { markDeleting } from './deleting.js';
@@ -39,17 +40,17 @@ export class RedisPermissionStore implements PermissionStore {
     };
   }
 
-  private async store(record: PermissionRecord): Promise<void> {
+  private async store(record: PermissionRecord, event?: AuditEvent): Promise<void> {
     await this.client.zadd(this.k.permissionsOf(record.workspaceId), 0, record.id);
-    await this.io.write(this.k.permission(record.id), '*', record);
+    await this.io.write(this.k.permission(record.id), '*', record, [], event);
   }
 
-  async insert(record: PermissionRecord): Promise<void> {
+  async insert(record: PermissionRecord, event?: AuditEvent): Promise<void> {
     const indexKey = this.k.permissionBySlug(record.workspaceId, record.slug);
     for (;;) {
       const claim = await this.index.claim(indexKey, record.id, this.agrees(record.workspaceId, record.slug));
       if (claim.kind !== 'claimed') throw new DuplicateError('slug');
-      if (isFresh(claim)) return this.store(record);
+      if (isFresh(claim)) return this.store(record, event);
     }
   }
 
@@ -87,7 +88,7 @@ export class RedisPermissionStore implements PermissionStore {
       (r) => r.workspaceId === workspaceId && matches(options.search, [r.id, r.name, r.slug, r.description]));
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     const record = await markDeleting<PermissionRecord>(this.io, this.k.permission(id));
     if (!record) return false;
     const roles = await listIds<RoleRecord>(this.client, this.k.rolesOf(record.workspaceId), { limit: Number.POSITIVE_INFINITY },
@@ -100,8 +101,9 @@ export class RedisPermissionStore implements PermissionStore {
     await this.keys.rewriteWorkspace(record.workspaceId, (key) => (key.permissions.some((p) => folded(p) === slug)
       ? { ...key, permissions: key.permissions.filter((p) => folded(p) !== slug) }
       : null));
+    // The commit point, and so the event's write.
     const removed = await this.io.update<PermissionRecord, boolean>(this.k.permission(id),
-      (current) => (current ? { result: true, remove: true } : { result: false }));
+      (current) => (current ? { result: true, remove: true } : { result: false }), event);
     if (!removed) return false;
     await this.client.zrem(this.k.permissionsOf(record.workspaceId), id);
     await this.index.release(this.k.permissionBySlug(record.workspaceId, record.slug), id);

@@ -8,6 +8,9 @@
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import { scripts, sleep } from './scripts.js';
+import type { AuditEvent } from '../../audit/event.js';
+import type { RedisAuditLog } from './audit.js';
+import { auditedScripts } from './audited-scripts.js';
 
 export interface Stored<T> {
   readonly record: T;
@@ -28,7 +31,8 @@ export interface Decision<T, R> {
 export const MAX_ATTEMPTS = 100;
 
 export class RecordIo {
-  constructor(private readonly client: RedisClient) {}
+  /** `audit`: where events given to write, remove and update are stored (audit.ts). */
+  constructor(private readonly client: RedisClient, readonly audit?: RedisAuditLog) {}
 
   async read<T>(key: string, extra: readonly string[] = []): Promise<Stored<T> | null> {
     const [r, v, ...rest] = await this.client.hmgetBuffer(key, 'r', 'v', ...extra);
@@ -48,28 +52,39 @@ export class RecordIo {
   /**
    * Writes `record` if the stored version is `expected` (0: the record must not exist, '*': any).
    * `fields` are written along with it (a key's credits counter). False when the version differed.
+   * `event` is stored in the same script call when the write happens.
    */
-  async write(key: string, expected: number | '*', record: unknown, fields: readonly (string | number)[] = []): Promise<boolean> {
-    const version = await scripts.recordCas.run(this.client, [key], [String(expected), encode(record), ...fields]);
-    return version !== -1;
+  async write(key: string, expected: number | '*', record: unknown, fields: readonly (string | number)[] = [], event?: AuditEvent): Promise<boolean> {
+    return (await this.cas(key, [String(expected), encode(record), ...fields], event)) !== -1;
   }
 
   /** Deletes the whole hash if the stored version is `expected`. False when it differed. */
-  async remove(key: string, expected: number): Promise<boolean> {
-    return (await scripts.recordCas.run(this.client, [key], [String(expected), ''])) !== -1;
+  async remove(key: string, expected: number, event?: AuditEvent): Promise<boolean> {
+    return (await this.cas(key, [String(expected), ''], event)) !== -1;
+  }
+
+  private async cas(key: string, args: readonly (string | number | Buffer)[], event: AuditEvent | undefined): Promise<unknown> {
+    if (event === undefined) return scripts.recordCas.run(this.client, [key], args);
+    const prepared = await this.requireAudit().prepare(key, event);
+    return auditedScripts.recordCas.run(this.client, [key, prepared.eventsKey], [...args, prepared.id, prepared.bytes]);
+  }
+
+  requireAudit(): RedisAuditLog {
+    if (!this.audit) throw new Error('this record store keeps no audit log');
+    return this.audit;
   }
 
   /**
    * Read, decide, compare-and-set, retried until no concurrent write intervened. `decide` may run
    * several times, so it must be free of side effects.
    */
-  async update<T, R>(key: string, decide: (current: Stored<T> | null) => Decision<T, R>): Promise<R> {
+  async update<T, R>(key: string, decide: (current: Stored<T> | null) => Decision<T, R>, event?: AuditEvent): Promise<R> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const current = await this.read<T>(key);
       const decision = decide(current);
       if (decision.write === undefined && !decision.remove) return decision.result;
       const expected = current?.version ?? 0;
-      const done = decision.remove ? await this.remove(key, expected) : await this.write(key, expected, decision.write);
+      const done = decision.remove ? await this.remove(key, expected, event) : await this.write(key, expected, decision.write, [], event);
       if (done) return decision.result;
       await backoff(attempt);
     }

@@ -11,6 +11,7 @@
  * read (as LMDB's scan).
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { PermissionRecord, RoleRecord } from '../records.js';
 import { DuplicateError, type ListOptions, type RoleStore } from '../types.js';
 import { markDeleting } from './deleting.js';
@@ -29,7 +30,7 @@ export class RedisRoleStore implements RoleStore {
     private readonly keys: RedisKeyStore,
   ) {}
 
-  async insert(record: RoleRecord): Promise<void> {
+  async insert(record: RoleRecord, event?: AuditEvent): Promise<void> {
     const indexKey = this.k.roleByName(record.workspaceId, record.name);
     const agrees = async (holder: string): Promise<boolean> => {
       const held = await this.get(holder);
@@ -40,7 +41,7 @@ export class RedisRoleStore implements RoleStore {
       if (claim.kind !== 'claimed') throw new DuplicateError('name');
       await this.client.zadd(this.k.rolesOf(record.workspaceId), 0, record.id);
       if (!isFresh(claim)) continue;
-      await this.io.write(this.k.role(record.id), '*', { ...record, permissionIds: [...new Set(record.permissionIds)] });
+      await this.io.write(this.k.role(record.id), '*', { ...record, permissionIds: [...new Set(record.permissionIds)] }, [], event);
       return;
     }
   }
@@ -68,12 +69,12 @@ export class RedisRoleStore implements RoleStore {
       (r) => r.workspaceId === workspaceId && matches(options.search, [r.id, r.name, r.description]));
   }
 
-  async setPermissions(roleId: string, permissionIds: readonly string[]): Promise<RoleRecord | null> {
+  async setPermissions(roleId: string, permissionIds: readonly string[], event?: AuditEvent): Promise<RoleRecord | null> {
     return this.io.update<RoleRecord, RoleRecord | null>(this.k.role(roleId), (current) => {
       if (!current) return { result: null };
       const next: RoleRecord = { ...current.record, permissionIds: [...new Set(permissionIds)] };
       return { result: next, write: next };
-    });
+    }, event);
   }
 
   async permissionsOf(role: RoleRecord): Promise<PermissionRecord[]> {
@@ -87,15 +88,16 @@ export class RedisRoleStore implements RoleStore {
     return [...new Set(permissions.flat().map((p) => p.slug))];
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, event?: AuditEvent): Promise<boolean> {
     const record = await markDeleting<RoleRecord>(this.io, this.k.role(id));
     if (!record) return false;
     const name = folded(record.name);
     await this.keys.rewriteWorkspace(record.workspaceId, (key) => (key.roles.some((r) => folded(r) === name)
       ? { ...key, roles: key.roles.filter((r) => folded(r) !== name) }
       : null));
+    // The commit point, and so the event's write.
     const removed = await this.io.update<RoleRecord, boolean>(this.k.role(id),
-      (current) => (current ? { result: true, remove: true } : { result: false }));
+      (current) => (current ? { result: true, remove: true } : { result: false }), event);
     if (!removed) return false;
     await this.client.zrem(this.k.rolesOf(record.workspaceId), id);
     await this.index.release(this.k.roleByName(record.workspaceId, record.name), id);

@@ -8,6 +8,7 @@
  * the record first, then the set entry and the hash.
  */
 import type { RedisClient } from '../../redis/client.js';
+import type { AuditEvent } from '../../audit/event.js';
 import type { RootKeyRecord } from '../records.js';
 import { DuplicateError, type RootKeyStore } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -22,7 +23,7 @@ export class RedisRootKeyStore implements RootKeyStore {
     private readonly index: UniqueIndex,
   ) {}
 
-  async put(record: RootKeyRecord): Promise<void> {
+  async put(record: RootKeyRecord, event?: AuditEvent): Promise<void> {
     const hashKey = this.k.rootKeyByHash(record.hash);
     const holds = async (holder: string): Promise<boolean> => (await this.get(holder))?.hash === record.hash;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -32,7 +33,7 @@ export class RedisRootKeyStore implements RootKeyStore {
       if (claim.kind !== 'claimed') throw new DuplicateError('hash');
       await this.client.zadd(this.k.rootKeyIds, 0, record.id);
       if (!isFresh(claim)) continue;
-      if (!(await this.io.write(this.k.rootKey(record.id), current?.version ?? 0, record))) {
+      if (!(await this.io.write(this.k.rootKey(record.id), current?.version ?? 0, record, [], event))) {
         await backoff(attempt);
         continue;
       }
@@ -60,17 +61,18 @@ export class RedisRootKeyStore implements RootKeyStore {
     return records.sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  async revoke(id: string, atMs: number): Promise<boolean> {
+  async revoke(id: string, atMs: number, event?: AuditEvent): Promise<boolean> {
     return this.io.update<RootKeyRecord, boolean>(this.k.rootKey(id), (current) => {
       if (!current) return { result: false };
-      if (current.record.revokedAt !== undefined) return { result: true };
+      // Revoked already: rewritten unchanged only to carry the call's event, as LMDB stores it.
+      if (current.record.revokedAt !== undefined) return event ? { result: true, write: current.record } : { result: true };
       return { result: true, write: { ...current.record, revokedAt: atMs } };
-    });
+    }, event);
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, event?: AuditEvent): Promise<void> {
     const removed = await this.io.update<RootKeyRecord, RootKeyRecord | null>(this.k.rootKey(id),
-      (current) => (current ? { result: current.record, remove: true } : { result: null }));
+      (current) => (current ? { result: current.record, remove: true } : { result: null }), event);
     if (!removed) return;
     await this.client.zrem(this.k.rootKeyIds, id);
     await this.index.release(this.k.rootKeyByHash(removed.hash), id);

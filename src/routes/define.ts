@@ -7,6 +7,8 @@ import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
 import type { Services } from '../services.js';
 import type { Page } from './pagination.js';
+import type { AuditDetails } from '../audit/context.js';
+import type { AuditEvent } from '../audit/event.js';
 
 export interface RouteContext<I> {
   /** The request body, validated, with schema defaults applied. */
@@ -15,6 +17,12 @@ export interface RouteContext<I> {
   readonly services: Services;
   readonly requestId: string;
   readonly log: Logger;
+  /**
+   * The audit event of this call (src/audit/event.ts): caller, request id, client address and
+   * session from the transport, targets and summary from the route. Handed to the store write
+   * that commits the change; only procedures declared `audited` are given a client address.
+   */
+  audit(details: AuditDetails): AuditEvent;
 }
 
 export interface Route<I = unknown, O = unknown> {
@@ -51,6 +59,11 @@ export interface Route<I = unknown, O = unknown> {
    * the whole value in `data`. Set by defineListRoute, never by hand.
    */
   readonly list?: true;
+  /**
+   * The procedure changes state and records one audit event per call (src/audit/event.ts); the
+   * transport then reads the client's address for it. Verifications and limits are not audited.
+   */
+  readonly audited?: true;
 }
 
 export function defineRoute<I, O>(route: Route<I, O>): Route<I, O> {

@@ -36,6 +36,9 @@ const METRICS_PATH = '/metrics';
 /** `/v2/keys.verifyKey`: letters only, never the shape of a key. */
 const PROCEDURE_SHAPED = /^\/v2\/[A-Za-z]{1,40}\.[A-Za-z]{1,60}$/;
 
+/** The peer's address as text (IPv4 as dotted quad, IPv6 in full). */
+const remoteAddress = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString();
+
 export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
   app: TemplatedApp;
   listen(): Promise<RunningServer>;
@@ -96,8 +99,12 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   for (const [path, procedure] of procedures) {
     const label = procedure.route.name;
     const stats = pathStats(label);
+    // Only audited procedures (those that change state) read the client's address, for their event.
+    const audited = procedure.route.audited === true;
     app.post(path, (res, req) => {
       const info = readRequestInfo(req);
+      // Read now: uWS answers it only during this callback.
+      const clientAddress = audited ? remoteAddress(res) : '';
       const state: ConnectionState = { aborted: false };
       res.onAborted(() => {
         state.aborted = true;
@@ -135,7 +142,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
         const answered = (reply: Reply, inCallback = false): void =>
           finish(res, state, info, throttleFailure(authFailures, docsUrl, res, state, info, reply), label, stats, inCallback);
         // The body is lent (readBody): runProcedure parses it before it returns or awaits anything.
-        const reply = runProcedure(procedure, info, body, services);
+        const reply = runProcedure(procedure, info, body, services, clientAddress);
         if (reply instanceof Promise) void reply.then((r) => answered(r));
         else answered(reply, true);
       }, true);

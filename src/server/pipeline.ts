@@ -13,6 +13,8 @@ import type { Validator } from '../validation/validators.js';
 import type { Page } from '../routes/pagination.js';
 import { dataReply, errorReply, isFault, pageReply, toApiError, type Reply } from './reply.js';
 import type { RequestInfo } from './request.js';
+import { auditEvent, rootKeyActor, type AuditDetails } from '../audit/context.js';
+import type { AuditEvent } from '../audit/event.js';
 
 export interface Procedure {
   readonly route: Route;
@@ -76,11 +78,19 @@ export function parseJsonBody(info: RequestInfo, body: Buffer, quick?: (text: st
  */
 class Context implements RouteContext<unknown> {
   constructor(readonly input: unknown, readonly principal: Principal, readonly services: Services,
-    readonly requestId: string, private readonly routeName: string) {}
+    readonly requestId: string, private readonly routeName: string, private readonly info: RequestInfo, private readonly clientAddress: string) {}
 
   /** Made only when a handler logs: verifyKey never does, and a child logger per call costs. */
   get log(): Logger {
     return this.services.log.child({ requestId: this.requestId, route: this.routeName });
+  }
+
+  audit(details: AuditDetails): AuditEvent {
+    const origin = {
+      actor: rootKeyActor(this.principal), workspaceId: this.principal.workspaceId, procedure: this.routeName,
+      requestId: this.requestId, clientAddress: this.clientAddress, session: this.info.session,
+    };
+    return auditEvent(origin, details, this.services.now());
   }
 }
 
@@ -90,7 +100,7 @@ class Context implements RouteContext<unknown> {
  * arrived, without a promise. `body` may be a view valid only until this returns (readBody's
  * `lend`): it is parsed first, synchronously, and never kept.
  */
-export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services): Reply | Promise<Reply> {
+export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services, clientAddress = ''): Reply | Promise<Reply> {
   const { route } = procedure;
   const failed = (err: unknown): Reply => failure(err, info, services, route.name);
   try {
@@ -101,8 +111,8 @@ export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buff
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
       : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());
-    if (principal instanceof Promise) return principal.then((p) => guarded(() => handle(procedure, input, p, info, services, failed), failed), failed);
-    return handle(procedure, input, principal, info, services, failed);
+    if (principal instanceof Promise) return principal.then((p) => guarded(() => handle(procedure, input, p, info, services, failed, clientAddress), failed), failed);
+    return handle(procedure, input, principal, info, services, failed, clientAddress);
   } catch (err) {
     return failed(err);
   }
@@ -118,9 +128,9 @@ function guarded<T>(make: () => T, failed: (err: unknown) => Reply): T | Reply {
 }
 
 /** The handler's reply; a promise of it never rejects (one promise per call: verifyKey awaits it on every limit check in Redis). */
-function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, failed: (err: unknown) => Reply): Reply | Promise<Reply> {
+function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, failed: (err: unknown) => Reply, clientAddress: string): Reply | Promise<Reply> {
   const { route } = procedure;
-  const data = route.handle(new Context(input, principal, services, info.requestId, route.name));
+  const data = route.handle(new Context(input, principal, services, info.requestId, route.name, info, clientAddress));
   const reply = (value: unknown): Reply => route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
   return data instanceof Promise ? data.then((value) => guarded(() => reply(value), failed), failed) : reply(data);
 }

@@ -14,4 +14,6 @@ export const ACTIONS = {
   // keygate's own (Unkey manages root keys outside its API): the rootKeys.* procedures, which
   // the dashboard uses too. Only `root_key.*.<action>`: they apply to every root key.
   root_key: ['create_root_key', 'read_root_key', 'revoke_root_key'],
+  // keygate's own: auditLogs.listAuditLogs (docs/audit-log.md). Only `audit_log.*.<action>`.
+  audit_log: ['read_audit_log'],
 } as const satisfies Record<string, readonly string[]>;

@@ -14,17 +14,18 @@ export type ResourceType = keyof typeof ACTIONS;
 export const ALL_PERMISSIONS: readonly string[] = Object.entries(ACTIONS).flatMap(([type, actions]) =>
   actions.map((action) => `${type}.*.${action}`));
 
-const TUPLE = /^(api|ratelimit|rbac|identity|root_key)\.([A-Za-z0-9_-]+|\*)\.([a-z_]+)$/;
+const TUPLE = /^(api|ratelimit|rbac|identity|root_key|audit_log)\.([A-Za-z0-9_-]+|\*)\.([a-z_]+)$/;
 
 /** Why a permission string cannot be granted, or null when it is well formed and known. */
 export function permissionProblem(permission: string): string | null {
   const match = TUPLE.exec(permission);
-  if (!match) return `'${permission}' is not of the form <api|ratelimit|rbac|identity|root_key>.<id or *>.<action>`;
+  if (!match) return `'${permission}' is not of the form <api|ratelimit|rbac|identity|root_key|audit_log>.<id or *>.<action>`;
   const [, type, id, action] = match as unknown as [string, ResourceType, string, string];
   if (!(ACTIONS[type] as readonly string[]).includes(action)) {
     return `'${action}' is not an action of '${type}' (known: ${ACTIONS[type].join(', ')})`;
   }
   if (type === 'root_key' && id !== '*') return `root_key permissions apply to every root key: use 'root_key.*.${action}'`;
+  if (type === 'audit_log' && id !== '*') return `audit_log permissions apply to the whole log: use 'audit_log.*.${action}'`;
   return null;
 }
 

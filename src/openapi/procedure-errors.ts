@@ -33,6 +33,7 @@ export const PROCEDURE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
     'err:user:unprocessable_entity:query_rows_limit_exceeded', 'err:user:unprocessable_entity:query_memory_limit_exceeded', 'err:user:unprocessable_entity:query_execution_timeout',
     'err:user:too_many_requests:query_quota_exceeded'],
   'apis.createApi': [FORBIDDEN],
+  'auditLogs.listAuditLogs': [FORBIDDEN],
   'apis.deleteApi': [FORBIDDEN, 'err:unkey:data:api_not_found'],
   'apis.getApi': [FORBIDDEN, 'err:unkey:data:api_not_found'],
   'apis.listApis': [FORBIDDEN],

@@ -5,6 +5,7 @@
 import type { Route } from './define.js';
 import { analyticsGetVerifications } from './analytics/getVerifications/route.js';
 import { apisCreateApi } from './apis/createApi/route.js';
+import { auditLogsListAuditLogs } from './auditLogs/listAuditLogs/route.js';
 import { apisDeleteApi } from './apis/deleteApi/route.js';
 import { apisGetApi } from './apis/getApi/route.js';
 import { apisListApis } from './apis/listApis/route.js';
@@ -58,6 +59,8 @@ export const routes: readonly Route[] = [
   apisGetApi,
   apisListApis,
   apisListKeys,
+  // auditLogs (keygate's own: docs/audit-log.md)
+  auditLogsListAuditLogs,
   // identities
   identitiesCreateIdentity,
   identitiesDeleteIdentity,

@@ -15,6 +15,7 @@ import type { Attaching } from '../../storage/types.js';
 import { ROLE_NAME, resolveSlugs } from '../permissions/shared.js';
 import { PERMISSION_SLUG } from '../schemas.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from './live-key.js';
+import type { AuditEvent } from '../../audit/event.js';
 
 export interface PermissionsInput { keyId: string; permissions: string[] }
 export interface RolesInput { keyId: string; roles: string[] }
@@ -152,10 +153,11 @@ type Lists = Pick<KeyRecord, 'permissions' | 'roles'>;
  * must be pure) and returns the list to store; an unchanged list writes nothing, and `updatedAt`
  * moves only when something changed. `attaching`: the records the new list names, as looked up;
  * one deleted meanwhile is the 404 of a missing one. Resolves the lists `next` was last given (the
- * state the change applied to). A key deleted meanwhile is the usual 404.
+ * state the change applied to). A key deleted meanwhile is the usual 404. `event` is stored with
+ * the change, or alone when the list was unchanged (the call is recorded either way).
  */
 export async function changeKeyList(
-  services: Services, keyId: string, field: keyof Lists, attaching: Attaching, next: (current: Lists) => readonly string[],
+  services: Services, keyId: string, field: keyof Lists, attaching: Attaching, event: AuditEvent, next: (current: Lists) => readonly string[],
 ): Promise<Lists> {
   let seen: Lists | undefined;
   const outcome = await services.storage.keys.modifyAttaching(keyId, attaching, (current) => {
@@ -163,7 +165,7 @@ export async function changeKeyList(
     const list = next(seen);
     if (sameList(list, current[field])) return null;
     return { ...current, [field]: [...list], updatedAt: services.now() };
-  });
+  }, event);
   if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
   if (outcome.kind === 'unknownKey' || !seen) throw new ApiError('err:unkey:data:key_not_found', KEY_NOT_FOUND);
   return seen;

@@ -13,6 +13,7 @@ import type { RatelimitOverrideRecord } from '../records.js';
 import type { ListOptions, OverrideStore, OverrideValues } from '../types.js';
 import { scoped, type LmdbTables } from './open.js';
 import { noteAudit } from './audit.js';
+import { withOverrideId } from '../../audit/targets.js';
 import type { AuditEvent } from '../../audit/event.js';
 
 const inNamespace = (namespaceId: string, overrideId: string): string => `${namespaceId}/${overrideId}`;
@@ -42,7 +43,7 @@ export class LmdbOverrideStore implements OverrideStore {
       }
       this.t.overrides.put(record.id, record);
       this.index(record);
-      noteAudit(this.t.audit, event);
+      noteAudit(this.t.audit, withOverrideId(event, record.id));
       return record;
     });
   }
@@ -71,7 +72,7 @@ export class LmdbOverrideStore implements OverrideStore {
       const id = this.t.overrideByIdentifier.get(scoped(namespaceId, identifier));
       const record = id === undefined ? undefined : (this.t.overrides.get(id) as RatelimitOverrideRecord | undefined);
       if (!record || record.deletedAt !== undefined) return false;
-      noteAudit(this.t.audit, event);
+      noteAudit(this.t.audit, withOverrideId(event, record.id));
       // The identifier index stays: a later set revives this record with its id.
       this.t.overrides.put(record.id, { ...record, deletedAt: atMs });
       this.t.overrideByNamespace.remove(inNamespace(namespaceId, record.id));

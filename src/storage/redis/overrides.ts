@@ -13,6 +13,7 @@
  */
 import type { RedisClient } from '../../redis/client.js';
 import type { AuditEvent } from '../../audit/event.js';
+import { withOverrideId } from '../../audit/targets.js';
 import type { RatelimitOverrideRecord } from '../records.js';
 import type { ListOptions, OverrideStore, OverrideValues } from '../types.js';
 import type { StorageKeys } from './keys.js';
@@ -62,7 +63,7 @@ export class RedisOverrideStore implements OverrideStore {
       async (record) => {
         made.record = record;
         await this.addToListings(record);
-        await this.io.write(this.k.override(record.id), '*', record, [], event);
+        await this.io.write(this.k.override(record.id), '*', record, [], withOverrideId(event, record.id));
       });
     if (made.record) return made.record;
     await this.addToListings(existing);
@@ -71,7 +72,7 @@ export class RedisOverrideStore implements OverrideStore {
       const { deletedAt: _revived, ...rest } = base;
       const next: RatelimitOverrideRecord = { ...rest, limit: values.limit, duration: values.duration, updatedAt: atMs };
       return { result: next, write: next };
-    }, event);
+    }, withOverrideId(event, existing.id));
     await this.addToListings(stored);
     return stored;
   }
@@ -104,7 +105,7 @@ export class RedisOverrideStore implements OverrideStore {
     const deleted = await this.io.update<RatelimitOverrideRecord, boolean>(this.k.override(found.id), (current) => (
       current && current.record.deletedAt === undefined
         ? { result: true, write: { ...current.record, deletedAt: atMs } }
-        : { result: false }), event);
+        : { result: false }), withOverrideId(event, found.id));
     if (!deleted) return false;
     await this.client.zrem(this.k.overridesOf(namespaceId), found.id);
     await this.client.zrem(this.k.wildcardsOf(namespaceId), found.id);

@@ -2,11 +2,14 @@ import { requireAny } from '../../../auth/permissions.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { name: string }
 
 export const apisCreateApi = defineRoute<Input, { apiId: string }>({
   name: 'apis.createApi',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -14,12 +17,13 @@ export const apisCreateApi = defineRoute<Input, { apiId: string }>({
     required: ['name'],
     properties: { name: { type: 'string', minLength: 3, maxLength: 256 } },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['api.*.create_api']);
     const apiId = newId('api');
     await services.storage.apis.insert({
       id: apiId, workspaceId: principal.workspaceId, name: input.name, keyspaceId: newId('ks'), createdAt: services.now(),
-    });
+    }, ctx.audit({ targets: [target('api', apiId, input.name)], summary: `created API '${input.name}'`, changes: changesOf(input) }));
     return { apiId };
   },
 });

@@ -3,6 +3,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { apiId: string }
 
@@ -14,6 +15,7 @@ const NOT_FOUND = API_NOT_FOUND_DETAIL;
  */
 export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
   name: 'apis.deleteApi',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -21,13 +23,15 @@ export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
     required: ['apiId'],
     properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     // Checked before the lookup, so a 403 says nothing about whether the API exists.
     requireAny(principal, ['api.*.delete_api', `api.${input.apiId}.delete_api`]);
     const api = await services.storage.apis.get(input.apiId);
     if (!api || api.workspaceId !== principal.workspaceId) throw new ApiError('err:unkey:data:api_not_found', NOT_FOUND);
     // markDeleted is false when the API is already deleted (also when a concurrent call won).
-    if (!(await services.storage.apis.markDeleted(api.id, services.now()))) throw new ApiError('err:unkey:data:api_not_found', NOT_FOUND);
+    const event = ctx.audit({ targets: [target('api', api.id, api.name)], summary: `deleted API '${api.name}'` });
+    if (!(await services.storage.apis.markDeleted(api.id, services.now(), event))) throw new ApiError('err:unkey:data:api_not_found', NOT_FOUND);
     return {};
   },
 });

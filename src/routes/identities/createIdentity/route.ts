@@ -7,6 +7,8 @@ import { toRatelimitConfigs } from '../../ratelimits.js';
 import { EXTERNAL_ID, META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input {
   externalId: string;
@@ -16,6 +18,7 @@ interface Input {
 
 export const identitiesCreateIdentity = defineRoute<Input, { identityId: string }>({
   name: 'identities.createIdentity',
+  audited: true,
   responseSchema,
   // Unkey tolerates unknown top-level properties on this one procedure.
   requestSchema: {
@@ -28,7 +31,8 @@ export const identitiesCreateIdentity = defineRoute<Input, { identityId: string 
     },
   },
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['identity.*.create_identity']);
     const identityId = newId('id');
     try {
@@ -39,7 +43,7 @@ export const identitiesCreateIdentity = defineRoute<Input, { identityId: string 
         ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
         ratelimits: toRatelimitConfigs(input.ratelimits),
         createdAt: services.now(),
-      });
+      }, ctx.audit({ targets: [target('identity', identityId, input.externalId)], summary: `created identity '${input.externalId}'`, changes: changesOf(input) }));
     } catch (err) {
       if (err instanceof DuplicateError) {
         throw new ApiError('err:unkey:data:identity_already_exists', `Identity with externalId '${input.externalId}' already exists in this workspace.`);

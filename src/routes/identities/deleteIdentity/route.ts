@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { identity: string }
 
@@ -12,6 +13,7 @@ interface Input { identity: string }
  */
 export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
   name: 'identities.deleteIdentity',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -19,11 +21,13 @@ export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
     required: ['identity'],
     properties: { identity: IDENTITY_PARAM },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['identity.*.delete_identity']);
     const identity = await findIdentity(services, principal.workspaceId, input.identity);
     // False when a concurrent delete won: that caller got the 200, this one the 404.
-    if (!(await services.storage.identities.delete(identity.id))) {
+    const event = ctx.audit({ targets: [target('identity', identity.id, identity.externalId)], summary: `deleted identity '${identity.externalId}'` });
+    if (!(await services.storage.identities.delete(identity.id, event))) {
       throw new ApiError('err:unkey:data:identity_not_found', 'This identity does not exist.');
     }
     return undefined;

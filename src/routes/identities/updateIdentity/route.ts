@@ -8,6 +8,8 @@ import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input {
   identity: string;
@@ -23,6 +25,7 @@ function replaceLimits(current: readonly RatelimitConfig[], requested: readonly 
 
 export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
   name: 'identities.updateIdentity',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -35,7 +38,8 @@ export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
     },
   },
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['identity.*.update_identity']);
     const seen = new Set<string>();
     for (const { name } of input.ratelimits ?? []) {
@@ -52,7 +56,9 @@ export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
       ratelimits: input.ratelimits === undefined ? current.ratelimits : replaceLimits(current.ratelimits, input.ratelimits),
       updatedAt: services.now(),
     };
-    await services.storage.identities.update(updated);
+    await services.storage.identities.update(updated, ctx.audit({
+      targets: [target('identity', current.id, current.externalId)], summary: `updated identity '${current.externalId}'`, changes: changesOf(input, ['identity']),
+    }));
     // As in Unkey, the answer echoes the request's meta (none if it sent none), not the stored one.
     return identityResponse({ ...updated, meta: input.meta });
   },

@@ -4,16 +4,21 @@ import {
   authorizedKey, byField, changeKeyList, holds, permissionsOfKey, permissionsSchema, resolvePermissions, type PermissionsInput,
 } from '../rbac.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.addPermissions',
+  audited: true,
   responseSchema,
   requestSchema: permissionsSchema(1),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const key = await authorizedKey(services, principal, input.keyId, ['add_permission_to_key']);
     // Unknown slugs are created here, which needs rbac.*.create_permission (403 before any write).
     const requested = await resolvePermissions(services, principal, input.permissions);
-    const before = await changeKeyList(services, key.id, 'permissions', { permissions: requested, roles: [] }, ({ permissions }) =>
+    const event = ctx.audit({ targets: [target('key', key.id, key.name), target('api', key.apiId), ...permissionTargets(requested)], summary: 'added permissions to key', changes: changesOf(input, ['keyId']) });
+    const before = await changeKeyList(services, key.id, 'permissions', { permissions: requested, roles: [] }, event, ({ permissions }) =>
       [...permissions, ...requested.filter((p) => !holds(permissions, p.slug)).map((p) => p.slug)]);
     // Unkey's answer: the direct permissions the key had, by slug, then those attached now.
     const previous = (await permissionsOfKey(services, key.workspaceId, before.permissions)).sort(byField((p) => p.slug));

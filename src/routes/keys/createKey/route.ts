@@ -11,16 +11,20 @@ import { identityFor, newKeyRecord } from '../key-parts.js';
 import { deletedMeanwhile, existingRoles } from '../rbac.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 /** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
 const MAX_ATTEMPTS = 3;
 
 export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: string }>({
   name: 'keys.createKey',
+  audited: true,
   responseSchema,
   requestSchema: createKeySchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     // Checked before the lookup, so a 403 says nothing about whether the API exists.
     requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);
     if (input.recoverable) requireAny(principal, ['api.*.encrypt_key', `api.${input.apiId}.encrypt_key`]);
@@ -42,7 +46,12 @@ export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: s
         permissions: permissions.map((p) => p.slug), roles: roles.map((r) => r.name), createdAt: now,
       });
       // A role or permission deleted since its lookup: the 404 of a missing one, and no key is kept.
-      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles } }], 'refuse'))[0]!;
+      const event = ctx.audit({
+        targets: [target('key', record.id, input.name), target('api', api.id, api.name), ...(identity ? [target('identity', identity.id, identity.externalId)] : []),
+          ...permissionTargets(permissions), ...roleTargets(roles)],
+        summary: 'created key', changes: changesOf(input, ['apiId']),
+      });
+      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles }, event }], 'refuse'))[0]!;
       if (outcome.kind === 'inserted') return { keyId: record.id, key: generated.plaintext };
       if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
       if (attempt >= MAX_ATTEMPTS) throw outcome.error;

@@ -3,11 +3,13 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { keyId: string; permanent: boolean }
 
 export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
   name: 'keys.deleteKey',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -15,14 +17,16 @@ export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
     required: ['keyId'],
     properties: { keyId: KEY_ID, permanent: { type: 'boolean', default: false } },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
     const key = await findLiveKey(services, principal, input.keyId);
     requireAny(principal, ['api.*.delete_key', `api.${key.apiId}.delete_key`]);
     // Unkey soft-deletes unless `permanent`; a soft-deleted key is invisible to every procedure
     // and never verifies again, so keygate removes it either way: the observable result is the same.
     // A concurrent delete that won the race leaves nothing to delete: answered as the 404 it is.
-    if (!(await services.storage.keys.delete(key.id))) throw new ApiError('err:unkey:data:key_not_found', KEY_NOT_FOUND);
+    const event = ctx.audit({ targets: [target('key', key.id, key.name), target('api', key.apiId)], summary: 'deleted key' });
+    if (!(await services.storage.keys.delete(key.id, event))) throw new ApiError('err:unkey:data:key_not_found', KEY_NOT_FOUND);
     return {};
   },
 });

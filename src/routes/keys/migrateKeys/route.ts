@@ -22,6 +22,8 @@ import { identityFor, newKeyRecord } from '../key-parts.js';
 import { migrateKeysSchema, type MigrateKeysInput } from './schema.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
 
@@ -43,10 +45,12 @@ async function roleNamed(services: Services, workspaceId: string, name: string):
 
 export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
   name: 'keys.migrateKeys',
+  audited: true,
   responseSchema,
   requestSchema: migrateKeysSchema,
   checkInput: (input) => input.keys.forEach((k, i) => assertMetaSize(k.meta, `keys[${i}].meta`)),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     // Checked before any lookup (Unkey's order), so a 403 says nothing about what exists.
     requireAny(principal, ['api.*.create_key', `api.${input.apiId}.create_key`]);
     const api = await findLiveApi(services, principal, input.apiId);
@@ -67,7 +71,12 @@ export const keysMigrateKeys = defineRoute<MigrateKeysInput, Output>({
 
     const keys: NewKey[] = [];
     for (const { input: k, hash, credits } of prepared) {
-      keys.push(await newKey(services, principal, api, input.migrationId, k, hash, credits, now));
+      const key = await newKey(services, principal, api, input.migrationId, k, hash, credits, now);
+      // One event per imported key, stored with it: each key of the batch commits on its own.
+      keys.push({ ...key, event: ctx.audit({
+        targets: [target('key', key.record.id, k.name), target('api', api.id), target('migration', input.migrationId), ...permissionTargets(key.attaching.permissions), ...roleTargets(key.attaching.roles)],
+        summary: `imported key from migration '${input.migrationId}'`, changes: changesOf(k),
+      }) });
     }
     // Inserted together: the store commits them in order, so a hash repeated inside the request
     // is imported once and reported as failed after that, like one already stored. 'omit': a key

@@ -4,17 +4,23 @@ import {
   authorizedKey, changeKeyList, existingPermissions, NOTHING_ATTACHED, permissionsOfKey, permissionsSchema, without, type PermissionsInput,
 } from '../rbac.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.removePermissions',
+  audited: true,
   responseSchema,
   requestSchema: permissionsSchema(1),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const key = await authorizedKey(services, principal, input.keyId, ['remove_permission_from_key']);
     // Every slug must exist (404 otherwise, nothing removed); known but unattached ones are ignored.
-    const slugs = (await existingPermissions(services, principal, input.permissions)).map((p) => p.slug);
+    const found = await existingPermissions(services, principal, input.permissions);
+    const slugs = found.map((p) => p.slug);
+    const event = ctx.audit({ targets: [target('key', key.id, key.name), target('api', key.apiId), ...permissionTargets(found)], summary: 'removed permissions from key', changes: changesOf(input, ['keyId']) });
     // Only direct permissions are removed: a slug the key also gets through a role stays effective.
-    const before = await changeKeyList(services, key.id, 'permissions', NOTHING_ATTACHED, ({ permissions }) => without(permissions, slugs));
+    const before = await changeKeyList(services, key.id, 'permissions', NOTHING_ATTACHED, event, ({ permissions }) => without(permissions, slugs));
     return (await permissionsOfKey(services, key.workspaceId, without(before.permissions, slugs))).map(permissionResponse);
   },
 });

@@ -2,17 +2,23 @@ import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, NOTHING_ATTACHED, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
 import { responseSchema } from './response.js';
+import { roleTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.removeRoles',
+  audited: true,
   responseSchema,
   requestSchema: rolesSchema(1),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     // Unkey asks only for update_key here (no rbac action), unlike addRoles.
     const key = await authorizedKey(services, principal, input.keyId, []);
     // Every role must exist (404 otherwise, nothing removed); roles not on the key are ignored.
-    const names = (await existingRoles(services, principal, input.roles)).map((r) => r.name);
-    const before = await changeKeyList(services, key.id, 'roles', NOTHING_ATTACHED, ({ roles }) => without(roles, names));
+    const found = await existingRoles(services, principal, input.roles);
+    const names = found.map((r) => r.name);
+    const event = ctx.audit({ targets: [target('key', key.id, key.name), target('api', key.apiId), ...roleTargets(found)], summary: 'removed roles from key', changes: changesOf(input, ['keyId']) });
+    const before = await changeKeyList(services, key.id, 'roles', NOTHING_ATTACHED, event, ({ roles }) => without(roles, names));
     const remaining = await rolesOfKey(services, key.workspaceId, without(before.roles, names));
     return Promise.all(remaining.map((r) => roleResponse(services, r)));
   },

@@ -8,6 +8,8 @@ import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { permissionsOfKey, rolesOfKey } from '../rbac.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { keyId: string; expiration: number }
 
@@ -33,6 +35,7 @@ function oldKeyExpiry(now: number, expiration: number): number {
 
 export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
   name: 'keys.rerollKey',
+  audited: true,
   responseSchema,
   // Unkey tolerates unknown top-level properties on this procedure.
   requestSchema: {
@@ -40,7 +43,8 @@ export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>(
     required: ['keyId', 'expiration'],
     properties: { keyId: KEY_ID, expiration: TIMESTAMP_MS },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const { storage } = services;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
     const old = await findLiveKey(services, principal, input.keyId, 'The specified key was not found.');
@@ -79,7 +83,12 @@ export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>(
         roles: roles.map((r) => r.name),
         createdAt: now,
       };
-      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles } }], 'omit'))[0]!;
+      // The new key carries the event; the old key's new expiry after it is a follow-up (audit/event.ts).
+      const event = ctx.audit({
+        targets: [target('key', record.id, record.name), target('key', old.id, old.name), target('api', old.apiId)],
+        summary: `rerolled key ${old.id}`, changes: changesOf(input, ['keyId']),
+      });
+      const outcome = (await storage.keys.insertAttaching([{ record, credits, attaching: { permissions, roles }, event }], 'omit'))[0]!;
       if (outcome.kind === 'inserted') created = { keyId: record.id, key: generated.plaintext };
       // 'omit' keeps every key it can store, so anything else is a taken hash: tried again with another.
       else if (attempt >= MAX_ATTEMPTS) throw new DuplicateError('hash');

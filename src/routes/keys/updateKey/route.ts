@@ -13,6 +13,8 @@ import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -41,10 +43,12 @@ async function rolesNamed(services: Services, workspaceId: string, requested: re
 
 export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
   name: 'keys.updateKey',
+  audited: true,
   responseSchema,
   requestSchema: updateKeySchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const { storage } = services;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).
     const key = await findLiveKey(services, principal, input.keyId);
@@ -66,6 +70,12 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     // Only the fields the request names are changed, on the record as stored at the moment of the
     // write, so a concurrent change of other fields (keys.addRoles, say) is never lost. A role or
     // permission deleted since its lookup is not left on the key: the 404 of a missing one.
+    // The event rides on the record change; a credits change after it is a follow-up (audit/event.ts).
+    const event = ctx.audit({
+      targets: [target('key', key.id, key.name), target('api', key.apiId), ...(identityId ? [target('identity', identityId, input.externalId ?? undefined)] : []),
+        ...permissionTargets(permissions ?? []), ...roleTargets(roles ?? [])],
+      summary: 'updated key', changes: changesOf(input, ['keyId']),
+    });
     const outcome = await storage.keys.modifyAttaching(key.id, { permissions: permissions ?? [], roles: roles ?? [] }, (current) => {
       const next: Mutable<KeyRecord> = { ...current, updatedAt: now };
       apply(next, 'name', input.name);
@@ -78,7 +88,7 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
       if (roles !== undefined) next.roles = roles.map((r) => r.name);
       if (permissions !== undefined) next.permissions = permissions.map((p) => p.slug);
       return next;
-    });
+    }, event);
     if (outcome.kind === 'deleted') throw deletedMeanwhile(outcome.deleted);
     if (credits === null) {
       await storage.keys.setCredits(key.id, null);

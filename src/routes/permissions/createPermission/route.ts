@@ -6,11 +6,14 @@ import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION } from '../shared.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { name: string; slug: string; description?: string }
 
 export const permissionsCreatePermission = defineRoute<Input, { permissionId: string }>({
   name: 'permissions.createPermission',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -18,7 +21,8 @@ export const permissionsCreatePermission = defineRoute<Input, { permissionId: st
     required: ['name', 'slug'],
     properties: { name: { type: 'string', minLength: 1, maxLength: 512 }, slug: PERMISSION_SLUG, description: DESCRIPTION },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.create_permission']);
     const permissionId = newId('perm');
     try {
@@ -29,7 +33,7 @@ export const permissionsCreatePermission = defineRoute<Input, { permissionId: st
         slug: input.slug,
         ...(input.description ? { description: input.description } : {}),
         createdAt: services.now(),
-      });
+      }, ctx.audit({ targets: [target('permission', permissionId, input.slug)], summary: `created permission '${input.slug}'`, changes: changesOf(input) }));
     } catch (err) {
       if (err instanceof DuplicateError) {
         throw new ApiError('err:unkey:data:permission_already_exists', `A permission with slug '${input.slug}' already exists in this workspace`);

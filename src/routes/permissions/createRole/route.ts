@@ -6,6 +6,8 @@ import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION, resolveSlugs, ROLE_NAME } from '../shared.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { name: string; description?: string; permissions?: string[] }
 
@@ -14,6 +16,7 @@ const conflict = (name: string): ApiError =>
 
 export const permissionsCreateRole = defineRoute<Input, { roleId: string }>({
   name: 'permissions.createRole',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -21,7 +24,8 @@ export const permissionsCreateRole = defineRoute<Input, { roleId: string }>({
     required: ['name'],
     properties: { name: ROLE_NAME, description: DESCRIPTION, permissions: { type: 'array', items: PERMISSION_SLUG } },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.create_role']);
     const slugs = input.permissions ?? [];
     if (slugs.length > 0) requireAny(principal, ['rbac.*.add_permission_to_role']);
@@ -38,7 +42,7 @@ export const permissionsCreateRole = defineRoute<Input, { roleId: string }>({
         ...(input.description ? { description: input.description } : {}),
         permissionIds: permissions.map((p) => p.id),
         createdAt: services.now(),
-      });
+      }, ctx.audit({ targets: [target('role', roleId, input.name), ...permissionTargets(permissions)], summary: `created role '${input.name}'`, changes: changesOf(input) }));
     } catch (err) {
       if (err instanceof DuplicateError) throw conflict(input.name);
       throw err;

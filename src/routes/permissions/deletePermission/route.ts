@@ -3,11 +3,13 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { permission: string }
 
 export const permissionsDeletePermission = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deletePermission',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -15,12 +17,15 @@ export const permissionsDeletePermission = defineRoute<Input, Record<string, nev
     required: ['permission'],
     properties: { permission: PERMISSION_SLUG },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.delete_permission']);
     const { permissions } = services.storage;
     const permission = await permissions.find(principal.workspaceId, input.permission);
     // Hard delete: the permission leaves every role and every key at once.
-    if (!permission || !(await permissions.delete(permission.id))) {
+    if (!permission || !(await permissions.delete(permission.id, ctx.audit({
+      targets: [target('permission', permission.id, permission.slug)], summary: `deleted permission '${permission.slug}'`,
+    })))) {
       throw new ApiError('err:unkey:data:permission_not_found', 'The requested permission does not exist.');
     }
     return {};

@@ -3,11 +3,13 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { ROLE_NAME } from '../shared.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { role: string }
 
 export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deleteRole',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -15,12 +17,13 @@ export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
     required: ['role'],
     properties: { role: ROLE_NAME },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.delete_role']);
     const { roles } = services.storage;
     const role = await roles.find(principal.workspaceId, input.role);
     // Hard delete: keys lose the role at once; its permissions stay.
-    if (!role || !(await roles.delete(role.id))) {
+    if (!role || !(await roles.delete(role.id, ctx.audit({ targets: [target('role', role.id, role.name)], summary: `deleted role '${role.name}'` })))) {
       throw new ApiError('err:unkey:data:role_not_found', 'The requested role does not exist.');
     }
     return {};

@@ -4,6 +4,8 @@ import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
 import { responseSchema } from './response.js';
+import { permissionTargets, target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { roleId: string; permissions: string[] }
 
@@ -11,6 +13,7 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:role_not_found', '
 
 export const permissionsSetRolePermissions = defineRoute<Input, PermissionResponse[]>({
   name: 'permissions.setRolePermissions',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -21,7 +24,8 @@ export const permissionsSetRolePermissions = defineRoute<Input, PermissionRespon
       permissions: { type: 'array', items: PERMISSION_SLUG },
     },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.add_permission_to_role']);
     requireAny(principal, ['rbac.*.remove_permission_from_role']);
     const { roles } = services.storage;
@@ -29,7 +33,10 @@ export const permissionsSetRolePermissions = defineRoute<Input, PermissionRespon
     const role = await roles.get(input.roleId);
     if (!role || role.workspaceId !== principal.workspaceId) throw notFound();
     const permissions = await resolveSlugs(services, principal, input.permissions, true);
-    const updated = await roles.setPermissions(role.id, permissions.map((p) => p.id));
+    const event = ctx.audit({
+      targets: [target('role', role.id, role.name), ...permissionTargets(permissions)], summary: `set the permissions of role '${role.name}'`, changes: changesOf(input, ['roleId']),
+    });
+    const updated = await roles.setPermissions(role.id, permissions.map((p) => p.id), event);
     if (!updated) throw notFound();
     return permissions.map(permissionResponse).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   },

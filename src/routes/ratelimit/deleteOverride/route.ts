@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { OVERRIDE_REQUEST, existingNamespace } from '../shared.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -13,12 +14,18 @@ interface Input { namespace: string; identifier: string }
  */
 export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
   name: 'ratelimit.deleteOverride',
+  audited: true,
   responseSchema,
   requestSchema: OVERRIDE_REQUEST,
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const namespace = await existingNamespace(principal, services, input.namespace);
     requireAny(principal, ['ratelimit.*.delete_override', `ratelimit.${namespace.id}.delete_override`]);
-    if (!(await services.storage.overrides.delete(namespace.id, input.identifier, services.now()))) {
+    // The store puts the override's id in its target: it finds the override by identifier.
+    const event = ctx.audit({
+      targets: [target('namespace', namespace.id, namespace.name), target('override', '', input.identifier)], summary: `deleted the override of '${input.identifier}'`,
+    });
+    if (!(await services.storage.overrides.delete(namespace.id, input.identifier, services.now(), event))) {
       throw new ApiError('err:unkey:data:ratelimit_override_not_found', 'This override does not exist.');
     }
     return {};

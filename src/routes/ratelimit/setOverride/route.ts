@@ -7,6 +7,8 @@ import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input { namespace: string; identifier: string; limit: number; duration: number }
 
@@ -27,6 +29,7 @@ interface Output { overrideId: string }
  */
 export const ratelimitSetOverride = defineRoute<Input, Output>({
   name: 'ratelimit.setOverride',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -41,13 +44,19 @@ export const ratelimitSetOverride = defineRoute<Input, Output>({
       duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
     },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     const namespace = await existingNamespace(principal, services, input.namespace);
     requireAny(principal, ['ratelimit.*.set_override', `ratelimit.${namespace.id}.set_override`]);
     if (input.identifier.includes('*')) await assertRoomForWildcard(services, namespace.id, input.identifier);
+    const overrideId = newId('rlor');
+    const event = ctx.audit({
+      targets: [target('namespace', namespace.id, namespace.name), target('override', overrideId, input.identifier)],
+      summary: `set the override of '${input.identifier}'`, changes: changesOf(input, ['namespace']),
+    });
     const record = await services.storage.overrides.set({
       workspaceId: principal.workspaceId, namespaceId: namespace.id, identifier: input.identifier, limit: input.limit, duration: input.duration,
-    }, services.now(), newId('rlor'));
+    }, services.now(), overrideId, event);
     return { overrideId: record.id };
   },
 });

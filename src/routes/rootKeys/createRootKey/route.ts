@@ -5,6 +5,8 @@ import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { requireHeld } from '../grants.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
+import { changesOf } from '../../../audit/changes.js';
 
 interface Input {
   name: string;
@@ -21,6 +23,7 @@ interface Output {
 /** keygate's own procedure (Unkey creates root keys in its dashboard): the dashboard calls it too. */
 export const rootKeysCreateRootKey = defineRoute<Input, Output>({
   name: 'rootKeys.createRootKey',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -31,7 +34,8 @@ export const rootKeysCreateRootKey = defineRoute<Input, Output>({
       permissions: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 300 } },
     },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['root_key.*.create_root_key']);
     const permissions = [...new Set(input.permissions)];
     const issues = permissions.flatMap((permission, i) => {
@@ -43,7 +47,9 @@ export const rootKeysCreateRootKey = defineRoute<Input, Output>({
     }
     requireHeld(principal, permissions, 'grant');
     const { record, plaintext } = newRootKey(newId('rk'), input.name, permissions, services.now());
-    await services.storage.rootKeys.put(record);
+    await services.storage.rootKeys.put(record, ctx.audit({
+      targets: [target('root_key', record.id, record.name)], summary: 'created root key', changes: changesOf(input),
+    }));
     return { rootKeyId: record.id, key: plaintext, start: record.start };
   },
 });

@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { requireHeld } from '../grants.js';
 import { responseSchema } from './response.js';
+import { target } from '../../../audit/targets.js';
 
 interface Input { rootKeyId: string }
 
@@ -13,6 +14,7 @@ interface Input { rootKeyId: string }
  */
 export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
   name: 'rootKeys.revokeRootKey',
+  audited: true,
   responseSchema,
   requestSchema: {
     type: 'object',
@@ -20,7 +22,8 @@ export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
     required: ['rootKeyId'],
     properties: { rootKeyId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
   },
-  async handle({ input, principal, services }) {
+  async handle(ctx) {
+    const { input, principal, services } = ctx;
     requireAny(principal, ['root_key.*.revoke_root_key']);
     const { rootKeys } = services.storage;
     const record = await rootKeys.get(input.rootKeyId);
@@ -29,7 +32,7 @@ export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
     }
     if (record.id !== principal.rootKeyId) requireHeld(principal, record.permissions, 'revoke keys with');
     // Revoking a revoked key again is a no-op that keeps the first time.
-    await rootKeys.revoke(record.id, services.now());
+    await rootKeys.revoke(record.id, services.now(), ctx.audit({ targets: [target('root_key', record.id, record.name)], summary: 'revoked root key' }));
     await services.storage.sessions.endForRootKey(record.hash);
     return {};
   },

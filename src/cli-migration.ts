@@ -10,6 +10,8 @@ import type { MigrationAlgorithm } from './storage/records.js';
 import { WORKSPACE_ID } from './storage/records.js';
 import { openToolStorage } from './tool-storage.js';
 import { newId } from './util/ids.js';
+import { target } from './audit/targets.js';
+import { operatorEvent } from './audit/context.js';
 
 export const MIGRATION_HELP = `Usage:
   keygate migration create --algorithm ALGORITHM [--name NAME]
@@ -62,7 +64,9 @@ export async function migrationCommand(args: string[], fail: (message: string, c
       id: newId('mig'), workspaceId: WORKSPACE_ID, algorithm: algorithm!, createdAt: Date.now(),
       ...(values.name !== undefined ? { name: values.name } : {}),
     };
-    await storage.migrations.insert(record);
+    await storage.migrations.insert(record, operatorEvent('cli', 'cli:migration create', {
+      targets: [target('migration', record.id, record.name)], summary: `created migration (${record.algorithm})`, changes: { algorithm: record.algorithm },
+    }));
     process.stdout.write(`${JSON.stringify({ id: record.id, name: record.name ?? null, algorithm: record.algorithm }, null, 2)}\n`);
   } finally {
     await close();

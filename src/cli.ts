@@ -10,6 +10,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { openToolStorage } from './tool-storage.js';
 import { MIGRATION_HELP, migrationCommand } from './cli-migration.js';
 import { newId } from './util/ids.js';
+import { target } from './audit/targets.js';
+import { operatorEvent } from './audit/context.js';
 
 const HELP: Record<string, string> = {
   main: `keygate: API keys and rate limits, speaking the Unkey v2 API.
@@ -73,7 +75,9 @@ async function rootKeyCommand(args: string[]): Promise<void> {
         const problems = requested.map(permissionProblem).filter((p): p is string => p !== null);
         if (problems.length > 0) fail(`unknown permission: ${problems.join('; ')}`);
         const { record, plaintext } = newRootKey(newId('rk'), values.name, values['all-permissions'] ? ALL_PERMISSIONS : requested);
-        await storage.rootKeys.put(record);
+        await storage.rootKeys.put(record, operatorEvent('cli', 'cli:root-key create', {
+          targets: [target('root_key', record.id, record.name)], summary: 'created root key', changes: { permissions: record.permissions },
+        }));
         process.stdout.write(`${JSON.stringify({ id: record.id, name: record.name ?? null, key: plaintext, permissions: record.permissions }, null, 2)}\n`);
         process.stderr.write('Store this root key now: it is shown once and cannot be recovered.\n');
         return;
@@ -90,7 +94,8 @@ async function rootKeyCommand(args: string[]): Promise<void> {
       case 'revoke': {
         const id = rest[0];
         if (!id) fail('revoke needs the id of a root key (see `keygate root-key list`)');
-        if (!(await storage.rootKeys.revoke(id, Date.now()))) fail(`no root key with id '${id}'`, 1);
+        const event = operatorEvent('cli', 'cli:root-key revoke', { targets: [target('root_key', id)], summary: 'revoked root key' });
+        if (!(await storage.rootKeys.revoke(id, Date.now(), event))) fail(`no root key with id '${id}'`, 1);
         process.stdout.write(`revoked ${id}\n`);
         return;
       }

@@ -35,6 +35,8 @@ export interface Config {
   readonly verificationsRetained: number;
   /** analytics.getVerifications: how many days back a query may read; rollups older are pruned. */
   readonly analyticsRetentionDays: number;
+  /** How long audit events are kept (docs/audit-log.md); older ones are swept periodically. */
+  readonly auditRetentionDays: number;
   /** Most rows one analytics query answers (a larger LIMIT is lowered to it, as Unkey does). */
   readonly analyticsMaxResultRows: number;
   /** Most stored rows (records or rollup rows) one analytics query may read: beyond, a 422. */
@@ -157,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     verificationsRetained: int('VERIFICATIONS_RETAINED', 1_000_000, 100, 100_000_000),
     analyticsRetentionDays: int('ANALYTICS_RETENTION_DAYS', 30, 1, 3_650),
+    auditRetentionDays: int('AUDIT_RETENTION_DAYS', 90, 1, 36_500),
     analyticsMaxResultRows: int('ANALYTICS_MAX_RESULT_ROWS', 10_000, 1, 1_000_000),
     analyticsMaxRowsRead: int('ANALYTICS_MAX_ROWS_READ', 10_000_000, 1_000, 1_000_000_000),
     analyticsQueryTimeoutMs: int('ANALYTICS_QUERY_TIMEOUT_MS', 10_000, 100, 600_000),

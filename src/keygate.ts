@@ -11,11 +11,14 @@ import { loadNativeUws } from './server/uws.js';
 import { buildServices, closeServices, type Services } from './services.js';
 import { ServiceUnavailableError } from './errors/api-error.js';
 import type { Storage } from './storage/types.js';
+import { startAuditSweeper, type AuditSweeper } from './audit/sweeper.js';
 
 export interface Keygate {
   readonly url: string;
   readonly port: number;
   readonly services: Services;
+  /** Removes audit events past AUDIT_RETENTION_DAYS (src/audit/sweeper.ts). */
+  readonly auditSweeper: AuditSweeper;
   /** Graceful stop: no new connections, in-flight requests finish, storage is flushed. */
   close(): Promise<void>;
 }
@@ -38,13 +41,16 @@ export async function startKeygate(config: Config, log: Logger = createLogger(co
     };
     await bootstrap();
     const server = await createServer(services, routes, uws).listen();
+    const auditSweeper = startAuditSweeper(services.storage.audit, config.auditRetentionDays, services.now, log);
     log.info({ url: server.url, dataDir: config.dataDir }, 'keygate is listening');
     return {
       url: server.url,
       port: server.port,
       services,
+      auditSweeper,
       async close() {
         clearTimeout(retryTimer);
+        auditSweeper.stop();
         await server.close(config.shutdownGraceMs);
         await closeServices(services);
       },

@@ -7,6 +7,8 @@ import { generateRootKey, hashKey } from '../keys/format.js';
 import { WORKSPACE_ID, type RootKeyRecord } from '../storage/records.js';
 import type { RootKeyStore } from '../storage/types.js';
 import { ALL_PERMISSIONS } from './permissions.js';
+import { target } from '../audit/targets.js';
+import { operatorEvent } from '../audit/context.js';
 
 export const ENV_ROOT_KEY_ID = 'rk_env';
 
@@ -14,7 +16,9 @@ export async function syncEnvRootKey(rootKeys: RootKeyStore, rootKey: string | u
   const existing = await rootKeys.get(ENV_ROOT_KEY_ID);
   if (rootKey === undefined) {
     if (!existing) return 'none';
-    await rootKeys.remove(ENV_ROOT_KEY_ID);
+    await rootKeys.remove(ENV_ROOT_KEY_ID, operatorEvent('bootstrap', 'bootstrap:ROOT_KEY', {
+      targets: [target('root_key', ENV_ROOT_KEY_ID, existing.name)], summary: 'removed the ROOT_KEY root key: the setting is unset',
+    }, nowMs));
     return 'removed';
   }
   const hash = hashKey(rootKey);
@@ -31,7 +35,9 @@ export async function syncEnvRootKey(rootKeys: RootKeyStore, rootKey: string | u
     permissions: ALL_PERMISSIONS,
     createdAt: existing?.createdAt ?? nowMs,
   };
-  await rootKeys.put(record);
+  await rootKeys.put(record, operatorEvent('bootstrap', 'bootstrap:ROOT_KEY', {
+    targets: [target('root_key', ENV_ROOT_KEY_ID, record.name)], summary: existing ? 'replaced the ROOT_KEY root key' : 'registered the ROOT_KEY root key',
+  }, nowMs));
   return 'registered';
 }
 

@@ -7,6 +7,7 @@ import { describeStorage } from './storage.contract.js';
 import { describeMigrationStorage } from './migration-storage.contract.js';
 import { describeVerificationStorage } from './verification-storage.contract.js';
 import { describeSessionStorage } from './session-storage.contract.js';
+import { describeAuditStorage } from './audit-storage.contract.js';
 
 /** The folder of the storage currently open; each test gets a fresh one. */
 let dir: string | undefined;
@@ -40,3 +41,5 @@ describeSessionStorage('lmdb', () => openFresh(), closeAndRemove, () => {
   if (!dir) throw new Error('no LMDB folder to reopen');
   return openLmdbStorage(dir);
 });
+
+describeAuditStorage('lmdb', () => openFresh(), closeAndRemove);

@@ -1,5 +1,6 @@
 /**
- * Runs every storage contract suite (storage, rbac, delete vs attach and insert, overrides, migrations, verifications, sessions) against
+ * Runs every storage contract suite (storage, rbac, delete vs attach and insert, overrides, migrations, verifications, sessions,
+ * audit log) against
  * openRedisStorage on a real Redis: the standalone server or the 3-master cluster of the global
  * setup. Each test gets its own client and a fresh random key prefix, so "fresh, empty storage"
  * holds on the shared server; the client is closed after the test (the storage does not own it).
@@ -17,6 +18,7 @@ import { describeRbacStorage } from './rbac-storage.contract.js';
 import { describeStorage } from './storage.contract.js';
 import { describeVerificationStorage } from './verification-storage.contract.js';
 import { describeSessionStorage } from './session-storage.contract.js';
+import { describeAuditStorage } from './audit-storage.contract.js';
 
 export type Topology = 'standalone' | 'cluster';
 
@@ -66,4 +68,5 @@ export function runRedisStorageContracts(topology: Topology): void {
   describeMigrationStorage(name, () => open(), close);
   describeVerificationStorage(name, (retained) => open(freshPrefix(), retained), close);
   describeSessionStorage(name, () => open(), close, () => open(lastPrefix));
+  describeAuditStorage(name, () => open(), close);
 }

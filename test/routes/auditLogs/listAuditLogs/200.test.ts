@@ -39,3 +39,27 @@ describe('auditLogs.listAuditLogs → 200', () => {
     expect(new Set(seen).size).toBe(seen.length);
   });
 });
+
+describe('auditLogs.listAuditLogs → 200, filters', () => {
+  const h = useHarness();
+
+  test('time range, actor, target and procedure narrow the list; a filter that matches nothing is an empty page', async () => {
+    const a = await h.createApi('first');
+    const startTime = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const b = await h.createApi('second');
+    await h.call('apis.deleteApi', { apiId: a });
+    const names = async (body: Record<string, unknown>): Promise<string[]> => {
+      const res = await h.call('auditLogs.listAuditLogs', body);
+      expect(res.status).toBe(200);
+      return res.body.data.map((e: any) => `${e.procedure} ${e.targets[0].id}`);
+    };
+    expect(await names({ startTime })).toEqual([`apis.deleteApi ${a}`, `apis.createApi ${b}`]);
+    expect(await names({ endTime: startTime })).toEqual([`apis.createApi ${a}`]);
+    expect(await names({ targetId: a })).toEqual([`apis.deleteApi ${a}`, `apis.createApi ${a}`]);
+    expect(await names({ procedure: 'apis.createApi' })).toEqual([`apis.createApi ${b}`, `apis.createApi ${a}`]);
+    const [latest] = (await h.call('auditLogs.listAuditLogs', { limit: 1 })).body.data;
+    expect(await names({ actor: latest.actor.id, targetId: b })).toEqual([`apis.createApi ${b}`]);
+    expect(await names({ actor: 'rk_nobody' })).toEqual([]);
+  });
+});

@@ -153,6 +153,10 @@ describe('every procedure answers what its response schema says', () => {
     await ok('permissions.deletePermission', { permission: 'documents.write' });
     await ok('permissions.deleteRole', { role: 'auditor' });
     await ok('apis.deleteApi', { apiId });
+    // Every change above is in the log: a page of it, filtered, and the next page.
+    const firstPage = await h.call('auditLogs.listAuditLogs', { limit: 2, procedure: 'keys.updateCredits' });
+    expect(firstPage.body.pagination.hasMore).toBe(true);
+    expect((await ok('auditLogs.listAuditLogs', { limit: 5, cursor: firstPage.body.pagination.cursor })).length).toBe(5);
 
     const missed = routes.map((r) => r.name).filter((name) => !answered.has(name));
     expect(missed, 'procedures this session never called with success: add them above').toEqual([]);

@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's chromium, headless, driven by playwright-core) against
  * a real keygate: sign in, create a root key and see it revealed once, create an API and a key,
- * verify the key through the RPC and watch the counts arrive in the chart; every page at 1280 px
- * and on a phone-sized screen. Screenshots go to test-artifacts/dashboard/.
+ * verify the key through the RPC and watch the counts arrive in the chart; read those changes in
+ * the audit log; every page at 1280 px and on a phone-sized screen. Screenshots go to test-artifacts/dashboard/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -206,6 +206,27 @@ describe('dashboard in a browser', () => {
     await page.getByTestId('role-row').filter({ hasText: 'reader' }).waitFor();
     await shot(page, '13-permissions');
 
+    // The audit log: the changes just made through this session, newest first, filtered, and a
+    // target link that leads to its page. Secrets revealed above appear nowhere in it.
+    await go(page, 'Audit log', 'Audit log');
+    const auditRows = page.getByTestId('audit-row');
+    await auditRows.filter({ hasText: 'permissions.createRole' }).first().waitFor();
+    expect(await auditRows.first().textContent()).toContain('permissions.createRole');
+    expect(await auditRows.filter({ hasText: 'rootKeys.createRootKey' }).first().textContent()).toContain('dashboard');
+    const filters = page.getByRole('form', { name: 'Filters' });
+    await filters.getByLabel('Procedure', { exact: true }).fill('apis.createApi');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => auditRows.count()).toBe(2);
+    await shot(page, '14-audit-log');
+    expect(await page.content()).not.toContain(newRootKey);
+    expect(await page.content()).not.toContain(apiKey);
+    await auditRows.filter({ hasText: 'weather-api' }).getByTestId('audit-target').filter({ hasText: 'weather-api' }).click();
+    await page.getByRole('heading', { level: 1, name: 'weather-api' }).waitFor();
+    await go(page, 'Audit log', 'Audit log');
+    await filters.getByLabel('Target id', { exact: true }).fill('api_doesnotexist');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No event matches').waitFor();
+
     // Sign-out ends the session: the page is back at sign-in, and the old cookie is dead.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -230,6 +251,7 @@ describe('dashboard in a browser', () => {
       ['Rate limits', 'Rate limits', 'mobile-04-ratelimits'],
       ['Permissions', 'Permissions & roles', 'mobile-05-permissions'],
       ['Root keys', 'Root keys', 'mobile-06-root-keys'],
+      ['Audit log', 'Audit log', 'mobile-06-audit-log'],
     ];
     for (const [link, heading, name] of pages) {
       await go(page, link, heading);
@@ -253,6 +275,9 @@ describe('dashboard in a browser', () => {
     await page.getByText('Your root key may not see this').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('root_key.*.read_root_key');
     await shot(page, 'mobile-09-forbidden');
+    await go(page, 'Audit log', 'Audit log');
+    await page.getByText('Your root key may not see this').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('audit_log.*.read_audit_log');
 
     expect(errors).toEqual([]);
     await context.close();

@@ -10,6 +10,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { currentSession, onSignedOut, signOut, type SessionInfo } from './api.js';
 import { useHashRoute } from './hooks.js';
 import { ApiDetailPage, ApisPage } from './pages/apis.js';
+import { AuditLogPage } from './pages/audit-log.js';
 import { IdentitiesPage } from './pages/identities.js';
 import { PermissionsPage } from './pages/permissions.js';
 import { NamespacePage, RatelimitsPage } from './pages/ratelimits.js';
@@ -26,6 +27,7 @@ const NAV = [
   ['/ratelimits', 'Rate limits'],
   ['/permissions', 'Permissions'],
   ['/root-keys', 'Root keys'],
+  ['/audit-log', 'Audit log'],
 ] as const;
 
 function Routed({ route, session }: { route: string; session: SessionInfo }): JSX.Element {
@@ -37,6 +39,7 @@ function Routed({ route, session }: { route: string; session: SessionInfo }): JS
     case 'ratelimits': return id ? <NamespacePage namespace={id} /> : <RatelimitsPage />;
     case 'permissions': return <PermissionsPage />;
     case 'root-keys': return <RootKeysPage session={session} />;
+    case 'audit-log': return <AuditLogPage initialTarget={query.get('target') ?? ''} />;
     default: return <UsagePage initialApi={query.get('api') ?? ''} initialKey={query.get('key') ?? ''} initialIdentity={query.get('identity') ?? ''} />;
   }
 }

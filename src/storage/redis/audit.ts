@@ -1,42 +1,27 @@
 /**
  * Audit events in Redis and Redis Cluster.
  *
- * An event must commit in the same script call as its change, so it is stored in the change's
- * slot: in the hash `audit:{<slot tag>}:events` (field = event id), where the slot tag is a short
- * tag chosen to hash to the slot of the record the change commits (slotTag below). One script
- * then writes both (the keys differ, the slot is the same, which Cluster allows).
+ * An event must commit in the same script call as its change, so it is stored under the hash tag
+ * of the record the change commits (one slot): in the hash `audit:{<record's tag>}:events` (field =
+ * event id). One script then writes both.
  *
  * Listing needs one time order across all slots, so every event also has an entry in one sorted
- * set, `audit-index:{audit}:ids` (members `<event id>|<slot>`, score 0, read by lex order = time
+ * set, `audit-index:{audit}:ids` (members `<event id>|<tag>`, score 0, read by lex order = time
  * order). That entry is in another slot, so it is written first, as every pointer is (open.ts):
  * a crash between the two leaves an entry whose event is missing, which readers skip and prune
  * removes; an event never exists without its entry. Pruning removes the event, then the entry.
  */
-import calculateSlot from 'cluster-key-slot';
 import type { RedisClient } from '../../redis/client.js';
 import { decode, encode } from '../../redis/codec.js';
 import { AUDIT_SCAN_BUDGET, auditIdAt, matchesQuery, scanEnd, type AuditEvent, type AuditQuery, type AuditStore } from '../../audit/event.js';
 import type { ScanPage } from '../types.js';
 
-const SLOTS = 16_384;
-let slotTags: string[] | undefined;
-
-/** A tag that hashes to `slot`: the first base-36 number that does, found once for all slots. */
-export function slotTag(slot: number): string {
-  if (slotTags === undefined) {
-    const tags: string[] = new Array<string>(SLOTS);
-    let found = 0;
-    for (let n = 0; found < SLOTS; n++) {
-      const tag = n.toString(36);
-      const at = calculateSlot(tag);
-      if (tags[at] === undefined) {
-        tags[at] = tag;
-        found++;
-      }
-    }
-    slotTags = tags;
-  }
-  return slotTags[slot]!;
+/** The hash tag of a storage key (keys.ts: every key has one). */
+function tagOf(recordKey: string): string {
+  const open = recordKey.indexOf('{');
+  const close = recordKey.indexOf('}', open + 1);
+  if (open < 0 || close < 0) throw new Error(`no hash tag in ${recordKey}`);
+  return recordKey.slice(open + 1, close);
 }
 
 /** What a script needs to store an event beside a change: its key, field and bytes. */
@@ -53,15 +38,15 @@ export class RedisAuditLog implements AuditStore {
     this.indexKey = `${prefix}audit-index:{audit}:ids`;
   }
 
-  private eventsKey(slot: number): string {
-    return `${this.prefix}audit:{${slotTag(slot)}}:events`;
+  private eventsKey(tag: string): string {
+    return `${this.prefix}audit:{${tag}}:events`;
   }
 
   /** Writes the event's index entry, and says where the change's script stores the event itself. */
   async prepare(recordKey: string, event: AuditEvent): Promise<PreparedEvent> {
-    const slot = calculateSlot(recordKey);
-    await this.client.zadd(this.indexKey, 0, `${event.id}|${slot}`);
-    return { eventsKey: this.eventsKey(slot), id: event.id, bytes: encode(event) };
+    const tag = tagOf(recordKey);
+    await this.client.zadd(this.indexKey, 0, `${event.id}|${tag}`);
+    return { eventsKey: this.eventsKey(tag), id: event.id, bytes: encode(event) };
   }
 
   /** An event whose call changed nothing (the change was there already): stored on its own. */
@@ -93,16 +78,16 @@ export class RedisAuditLog implements AuditStore {
 
   /** The events the index members name, in their order; null where one is missing. */
   private async read(members: readonly string[]): Promise<(AuditEvent | null)[]> {
-    const bySlot = new Map<number, number[]>();
+    const byTag = new Map<string, number[]>();
     members.forEach((member, i) => {
-      const slot = slotOf(member);
-      const at = bySlot.get(slot);
+      const tag = tagOfMember(member);
+      const at = byTag.get(tag);
       if (at) at.push(i);
-      else bySlot.set(slot, [i]);
+      else byTag.set(tag, [i]);
     });
     const out: (AuditEvent | null)[] = new Array<AuditEvent | null>(members.length).fill(null);
-    await Promise.all([...bySlot].map(async ([slot, positions]) => {
-      const values = await this.client.hmgetBuffer(this.eventsKey(slot), ...positions.map((i) => idOf(members[i]!)));
+    await Promise.all([...byTag].map(async ([tag, positions]) => {
+      const values = await this.client.hmgetBuffer(this.eventsKey(tag), ...positions.map((i) => idOf(members[i]!)));
       positions.forEach((i, n) => { out[i] = decode<AuditEvent>(values[n]); });
     }));
     return out;
@@ -113,14 +98,14 @@ export class RedisAuditLog implements AuditStore {
     for (;;) {
       const members = await this.client.zrangebylex(this.indexKey, '-', `(${auditIdAt(beforeMs)}`, 'LIMIT', 0, 500);
       if (members.length === 0) return removed;
-      const bySlot = new Map<number, string[]>();
+      const byTag = new Map<string, string[]>();
       for (const member of members) {
-        const ids = bySlot.get(slotOf(member)) ?? [];
+        const ids = byTag.get(tagOfMember(member)) ?? [];
         ids.push(idOf(member));
-        bySlot.set(slotOf(member), ids);
+        byTag.set(tagOfMember(member), ids);
       }
       // Events first, then their entries: an entry without its event is skipped by readers.
-      await Promise.all([...bySlot].map(([slot, ids]) => this.client.hdel(this.eventsKey(slot), ...ids)));
+      await Promise.all([...byTag].map(([tag, ids]) => this.client.hdel(this.eventsKey(tag), ...ids)));
       await this.client.zrem(this.indexKey, ...members);
       removed += members.length;
     }
@@ -128,4 +113,4 @@ export class RedisAuditLog implements AuditStore {
 }
 
 const idOf = (member: string): string => member.slice(0, member.indexOf('|'));
-const slotOf = (member: string): number => Number(member.slice(member.indexOf('|') + 1));
+const tagOfMember = (member: string): string => member.slice(member.indexOf('|') + 1);

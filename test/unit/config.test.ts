@@ -39,7 +39,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '0', HOST: '0.0.0.0', DATA_DIR: '/var/lib/keygate', ROOT_KEY: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
       DOCS_URL: 'http://docs.example.com/', LOG_LEVEL: 'debug', BODY_LIMIT_BYTES: '2048', VERIFICATIONS_RETAINED: '5000',
-      LOG_FORMAT: 'pretty', METRICS: 'off',
+      LOG_FORMAT: 'pretty', METRICS: 'off', AUDIT_RETENTION_DAYS: '365',
     });
     expect(config).toEqual({
       port: 0, host: '0.0.0.0', dataDir: '/var/lib/keygate', rootKey: 'a'.repeat(MIN_ROOT_KEY_LENGTH),
@@ -47,9 +47,11 @@ describe('loadConfig', () => {
       redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 60_000, hashWorkers: 1, shutdownGraceMs: 10_000,
       analyticsRetentionDays: 30, analyticsMaxResultRows: 10_000, analyticsMaxRowsRead: 10_000_000, analyticsQueryTimeoutMs: 10_000,
       logFormat: 'pretty', metrics: false, redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false,
-      sessionCookieSecure: 'auto', authFailuresPerMinute: 100,
+      sessionCookieSecure: 'auto', authFailuresPerMinute: 100, auditRetentionDays: 365,
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(loadConfig({}).auditRetentionDays).toBe(90);
+    expect(configError({ AUDIT_RETENTION_DAYS: '0' }).problems).toHaveLength(1);
     // Defaults: metrics on; JSON logs unless stdout is a terminal (auto).
     expect(loadConfig({ LOG_FORMAT: 'json' })).toMatchObject({ metrics: true, logFormat: 'json' });
   });

@@ -222,6 +222,11 @@ describe('dashboard in a browser', () => {
     expect(await page.content()).not.toContain(apiKey);
     await auditRows.filter({ hasText: 'weather-api' }).getByTestId('audit-target').filter({ hasText: 'weather-api' }).click();
     await page.getByRole('heading', { level: 1, name: 'weather-api' }).waitFor();
+    // And back: the API's own audit log, its creation and its key's among the events.
+    await page.getByRole('main').getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    await auditRows.filter({ hasText: 'keys.createKey' }).first().waitFor();
+    expect(await auditRows.filter({ hasText: 'apis.createApi' }).count()).toBe(1);
     await go(page, 'Audit log', 'Audit log');
     await filters.getByLabel('Target id', { exact: true }).fill('api_doesnotexist');
     await filters.getByRole('button', { name: 'Apply' }).click();

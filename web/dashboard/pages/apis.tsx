@@ -175,7 +175,7 @@ export function ApiDetailPage({ apiId }: { apiId: string }): JSX.Element {
     return <Page title="API" subtitle={<a href="#/apis">← All APIs</a>}><Card><AsyncView value={api}>{() => null}</AsyncView></Card></Page>;
   }
   return (
-    <Page title={title} subtitle={<><a href="#/apis">← All APIs</a> · <span class="mono">{apiId}</span> · <a href={`#/usage?api=${apiId}`}>Usage</a></>}
+    <Page title={title} subtitle={<><a href="#/apis">← All APIs</a> · <span class="mono">{apiId}</span> · <a href={`#/usage?api=${apiId}`}>Usage</a> · <a href={`#/audit-log?target=${apiId}`}>Audit log</a></>}
       actions={<>{create}<Button variant="danger" onClick={() => { action.clear(); setPending({ kind: 'delete-api' }); }}>Delete API</Button></>}>
       <Card title="Keys" actions={<SearchBox value={search} onInput={setSearch} placeholder="Search keys: name, id, start, owner" />}>
         {toggle.error && <div class="inline-error" role="alert">{toggle.error.detail}</div>}

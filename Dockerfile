@@ -21,5 +21,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
-# V8's helper threads sized to the CPUs the container may use (see docs/operating.md, "Starting it").
-CMD ["node", "--v8-pool-size=0", "dist/main.js"]
+CMD ["node", "dist/main.js"]

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=0
+#!/usr/bin/env node
 /**
  * The `keygate` command: runs the server, and manages root keys in the same DATA_DIR (safe while
  * the server runs: LMDB coordinates the processes). A new root key is printed once, never stored.

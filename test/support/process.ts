@@ -1,11 +1,10 @@
 /**
- * keygate as its users run it: `node <the flags of npm start> dist/main.js` in a child process
- * (built by `npm test`'s pretest), on a free loopback port, stopped by pid. Output is captured for inspection, and its
+ * keygate as its users run it: `node dist/main.js` in a child process (built by `npm test`'s
+ * pretest), on a free loopback port, stopped by pid. Output is captured for inspection, and its
  * logs go to the run's log folder with the keys it was given (run-logs.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { openRunLog, recordSecret } from './run-logs.js';
@@ -13,17 +12,6 @@ import { openRunLog, recordSecret } from './run-logs.js';
 export const PROJECT_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 export const CLI_JS = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-/** The node flags between `node` and `dist/main.js` in package.json's `start` script. */
-export function startScriptFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1, -1);
-}
-
-/** Servers here start with the flags `npm start` gives them (V8's helper threads, …). */
-export const KEYGATE_NODE_FLAGS: readonly string[] = startScriptFlags();
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -49,7 +37,7 @@ export interface ChildKeygate {
 export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS, ready: 'log' | 'liveness' = 'log'): Promise<ChildKeygate> {
   const port = env.PORT ?? String(await freePort());
   if (env.ROOT_KEY) recordSecret(env.ROOT_KEY);
-  const child = spawn(process.execPath, [...KEYGATE_NODE_FLAGS, script], {
+  const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

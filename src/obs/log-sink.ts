@@ -1,9 +1,8 @@
 /**
  * Where every log line goes on its way out: one ordered stream of bytes for pino's lines and for
- * the per-request lines. Request lines gather in one string and go out together, encoded once, at
- * most FLUSH_MS later (or once FLUSH_BYTES are waiting): appending to a string is a pointer, where
- * writing each line into a buffer is a call into native code per request. pino's own lines
- * (startup, warnings, errors) go out at once, after whatever was gathered before them.
+ * the per-request lines. Request lines gather in a byte buffer and go out together at most
+ * FLUSH_MS later (or once FLUSH_BYTES are waiting); pino's own lines (startup, warnings, errors)
+ * go out at once, after whatever was gathered before them.
  *
  * Bytes, not text, reach the writer: a SonicBoom in text mode measures, concatenates and encodes
  * a large string several times over, which costs more than formatting the per-request lines.
@@ -21,8 +20,8 @@ export interface ByteDestination {
 }
 
 export class LogSink {
-  /** Request lines not yet written (ASCII only, so its length is its size in bytes). */
-  private gathered = '';
+  private chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+  private at = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly out: ByteDestination) {}
@@ -35,8 +34,12 @@ export class LogSink {
 
   /** A line of ASCII text (the per-request line: ids, names and numbers keygate made). Gathered. */
   asciiLine(line: string): void {
-    if (this.gathered.length + line.length > FLUSH_BYTES) this.send();
-    this.gathered += line;
+    if (this.at + line.length > this.chunk.length) this.send();
+    if (line.length > this.chunk.length) {
+      this.out.write(Buffer.from(line, 'latin1'));
+      return;
+    }
+    this.at += this.chunk.write(line, this.at, 'latin1');
     // Not unref'd: the timer keeps the process alive until the lines are out, so a graceful exit loses none.
     if (this.timer === null) this.timer = setTimeout(() => this.send(), FLUSH_MS);
   }
@@ -65,9 +68,11 @@ export class LogSink {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.gathered.length === 0) return;
-    const bytes = Buffer.from(this.gathered, 'latin1');
-    this.gathered = '';
-    this.out.write(bytes);
+    if (this.at === 0) return;
+    // The destination may hold the bytes until written: the next lines go to a new buffer.
+    const full = this.chunk.subarray(0, this.at);
+    this.chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+    this.at = 0;
+    this.out.write(full);
   }
 }

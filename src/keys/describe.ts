@@ -2,14 +2,18 @@
  * Response shapes shared by several procedures (Unkey's KeyResponseData and Identity), with
  * Unkey's omission rules: empty strings, empty objects and empty arrays are left out.
  */
-import type { CreditsRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
-import { ratelimitResponse } from '../routes/ratelimits.js';
+import type { CreditsRecord, IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
+
+/** RatelimitResponse: every field always present. */
+export interface RatelimitResponse { id: string; name: string; limit: number; duration: number; autoApply: boolean }
+
+export const ratelimitResponse = (r: RatelimitConfig): RatelimitResponse => ({ id: r.id, name: r.name, limit: r.limit, duration: r.duration, autoApply: r.autoApply });
 
 export interface IdentityResponse {
   id: string;
   externalId: string;
   meta?: Readonly<Record<string, unknown>>;
-  ratelimits?: ReturnType<typeof ratelimitResponse>[];
+  ratelimits?: RatelimitResponse[];
 }
 
 export function identityResponse(identity: IdentityRecord): IdentityResponse {
@@ -43,7 +47,7 @@ export interface KeyResponse {
   roles?: string[];
   credits?: CreditsResponse;
   identity?: IdentityResponse;
-  ratelimits?: ReturnType<typeof ratelimitResponse>[];
+  ratelimits?: RatelimitResponse[];
 }
 
 /**

@@ -3,7 +3,7 @@
  * verification of the key until it changes, so serialized once, with its hot entry) and the
  * fields of this one verification (outcome, limits, credits), written around it.
  */
-import { ratelimitResponse } from '../routes/ratelimits.js';
+import { ratelimitResponse } from './describe.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
 import { integerText } from '../util/integer-text.js';
 import { JSON_TEXT, type HasJsonText } from '../util/json-text.js';

@@ -10,10 +10,10 @@ import { isSatisfied, parsePermissionQuery } from './permission-query.js';
 import { resolveLimits, type AppliedLimit, type RequestedLimit } from './limits.js';
 import { completeMigration, findPendingMigrated } from './migrated-lookup.js';
 import type { Services } from '../services.js';
-import type { IdentityRecord, KeyRecord } from '../storage/records.js';
+import type { KeyRecord } from '../storage/records.js';
 import { MISSING, type HotKey } from './hot-set.js';
 import type { LimitGroupResult } from '../ratelimit/types.js';
-import type { ratelimitResponse } from '../routes/ratelimits.js';
+import type { RatelimitResponse } from './describe.js';
 import { KeyVerdict } from './verify-answer.js';
 
 export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
@@ -43,7 +43,7 @@ export interface VerifyResult {
   enabled?: boolean;
   permissions?: string[];
   roles?: string[];
-  identity?: { id: string; externalId: string; meta?: Readonly<Record<string, unknown>>; ratelimits?: ReturnType<typeof ratelimitResponse>[] };
+  identity?: { id: string; externalId: string; meta?: Readonly<Record<string, unknown>>; ratelimits?: RatelimitResponse[] };
   ratelimits?: VerifyRatelimit[];
 }
 

@@ -6,9 +6,14 @@
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
 import type { Services } from '../services.js';
-import type { Page } from './pagination.js';
 import type { AuditDetails } from '../audit/context.js';
 import type { AuditEvent } from '../audit/event.js';
+
+/** A list procedure's answer: one page of items and where the next one starts (routes/pagination.ts). */
+export interface Page<T> {
+  readonly data: T[];
+  readonly pagination: { cursor?: string; hasMore: boolean };
+}
 
 export interface RouteContext<I> {
   /** The request body, validated, with schema defaults applied. */

@@ -11,6 +11,3 @@ export function toRatelimitConfigs(requested: readonly RatelimitRequest[] | unde
   }
   return [...byName.values()];
 }
-
-/** RatelimitResponse: every field always present. */
-export const ratelimitResponse = (r: RatelimitConfig) => ({ id: r.id, name: r.name, limit: r.limit, duration: r.duration, autoApply: r.autoApply });

@@ -8,10 +8,11 @@
  * send a custom header without a CORS preflight, which keygate never grants. Without the header
  * the cookie is ignored (the request is then one without credentials: 401).
  */
+import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.js';
 import type { RootKeyStore } from '../storage/types.js';
 import type { RootKeyRecord } from '../storage/records.js';
-import { sameToken, type Session, type SessionStore } from '../dashboard/sessions.js';
+import type { Session, SessionStore } from '../storage/sessions.js';
 import type { Principal } from './permissions.js';
 import { principalFor } from './root-key.js';
 
@@ -24,6 +25,13 @@ export const CSRF_HEADER = 'x-keygate-csrf';
 export interface SessionCredentials {
   readonly cookie: string;
   readonly csrf: string;
+}
+
+/** Constant-time comparison of two tokens (their lengths are not secret). */
+export function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 const ENDED = 'The dashboard session has expired or was ended. Sign in again.';

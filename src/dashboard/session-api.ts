@@ -9,15 +9,15 @@
  * cookie and the CSRF header instead of a bearer token: same validation, same permission checks.
  * Answers use the usual envelope.
  */
-import { CSRF_HEADER, SECURE_SESSION_COOKIE, SESSION_COOKIE, liveSession, sessionIdFrom } from '../auth/session.js';
+import { CSRF_HEADER, SECURE_SESSION_COOKIE, SESSION_COOKIE, liveSession, sameToken, sessionIdFrom } from '../auth/session.js';
 import { ApiError } from '../errors/api-error.js';
 import { hashKey } from '../keys/format.js';
 import type { Services } from '../services.js';
 import type { RootKeyRecord } from '../storage/records.js';
+import type { Session } from '../storage/sessions.js';
 import { parseJsonBody } from '../server/pipeline.js';
 import { dataReply, errorReply, toApiError, type Reply } from '../server/reply.js';
 import type { RequestInfo } from '../server/request.js';
-import { sameToken, type Session } from './sessions.js';
 
 /** What a dashboard request carries beyond RequestInfo. */
 export interface DashboardRequest {

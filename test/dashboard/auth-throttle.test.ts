@@ -4,7 +4,7 @@
  * Retry-After, while a valid root key from the same address keeps working.
  */
 import { describe, expect, test } from 'vitest';
-import { MAX_SESSIONS_PER_ROOT_KEY } from '../../src/dashboard/sessions.js';
+import { MAX_SESSIONS_PER_ROOT_KEY } from '../../src/storage/sessions.js';
 import { expectError } from '../support/auth-cases.js';
 import { useHarness, type Harness } from '../support/harness.js';
 

@@ -8,7 +8,7 @@ import { loadConfig } from './config.js';
 import { MIGRATION_ALGORITHMS } from './keys/migration.js';
 import type { MigrationAlgorithm } from './storage/records.js';
 import { WORKSPACE_ID } from './storage/records.js';
-import { openToolStorage } from './tool-storage.js';
+import { openToolStorage } from './wiring/tool-storage.js';
 import { newId } from './util/ids.js';
 import { target } from './audit/targets.js';
 import { operatorEvent } from './audit/context.js';

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ALL_PERMISSIONS, permissionProblem } from './auth/permissions.js';
 import { newRootKey } from './auth/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openToolStorage } from './tool-storage.js';
+import { openToolStorage } from './wiring/tool-storage.js';
 import { MIGRATION_HELP, migrationCommand } from './cli-migration.js';
 import { newId } from './util/ids.js';
 import { target } from './audit/targets.js';

@@ -25,10 +25,21 @@ export type QueryAnswer =
 const port = parentPort!;
 const { config } = workerData as QueryWorkerData;
 
+/** How long a query waits for the thread's Redis connection before it fails (the next one tries again). */
+const CONNECT_TIMEOUT_MS = 15_000;
+
 async function openStorage(): Promise<Storage> {
   if (!config.redis) return openLmdbStorage(config.dataDir, { verificationsRetained: config.verificationsRetained });
-  const { openRedisStorageForTools } = await import('../services-redis.js');
-  return (await openRedisStorageForTools(config, config.redis, createLogger('warn', process.stderr))).storage;
+  // Loaded only in distributed mode; queries only read, so no record cache and nothing to publish.
+  const [{ createRedis, waitUntilReady }, { openRedisStorage }] = await Promise.all([import('../redis/client.js'), import('../storage/redis/open.js')]);
+  const client = createRedis(config.redis, 'analytics-queries', createLogger('warn', process.stderr));
+  try {
+    await waitUntilReady(client, 'Redis', CONNECT_TIMEOUT_MS);
+  } catch (err) {
+    client.disconnect();
+    throw err;
+  }
+  return openRedisStorage(client, { keyPrefix: config.redis.keyPrefix, verificationsRetained: config.verificationsRetained });
 }
 
 // Opened once, on the first query; a failure to open is each query's fault until it succeeds.

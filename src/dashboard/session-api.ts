@@ -12,7 +12,7 @@
 import { CSRF_HEADER, SECURE_SESSION_COOKIE, SESSION_COOKIE, liveSession, sameToken, sessionIdFrom } from '../auth/session.js';
 import { ApiError } from '../errors/api-error.js';
 import { hashKey } from '../keys/format.js';
-import type { Services } from '../services.js';
+import type { Services } from '../wiring/services.js';
 import type { RootKeyRecord } from '../storage/records.js';
 import type { Session } from '../storage/sessions.js';
 import { parseJsonBody } from '../server/pipeline.js';

@@ -3,10 +3,9 @@
  * hash, and completing its migration at its first verification (keygate's hash and `start`).
  */
 import type { Principal } from '../auth/permissions.js';
-import type { Services } from '../services.js';
 import type { KeyRecord } from '../storage/records.js';
 import { DuplicateError } from '../storage/types.js';
-import { hashPool } from '../workers/pool.js';
+import type { MigrationDeps } from './deps.js';
 import { hashKey } from './format.js';
 import { migratedStart, pendingLookupHash, slowHashedSecret } from './migration.js';
 import { isSlowAlgorithm } from './migration-slow.js';
@@ -16,7 +15,7 @@ import { isSlowAlgorithm } from './migration-slow.js';
  * rehash, or rehashed a moment ago by a concurrent verification), or null. Throws 400 when the
  * plaintext cannot be a key of that migration's format.
  */
-export async function findPendingMigrated(services: Services, principal: Principal, plaintext: string, migrationId: string): Promise<KeyRecord | null> {
+export async function findPendingMigrated(services: MigrationDeps, principal: Principal, plaintext: string, migrationId: string): Promise<KeyRecord | null> {
   const { storage } = services;
   const migration = await storage.migrations.get(migrationId);
   if (!migration || migration.workspaceId !== principal.workspaceId) return null;
@@ -36,7 +35,7 @@ export async function findPendingMigrated(services: Services, principal: Princip
  * null when the plaintext's secret does not match the key's slow hash (the lookup token alone
  * found it): the caller then answers as for an unknown key, and nothing is rewritten.
  */
-export async function completeMigration(services: Services, key: KeyRecord, plaintext: string): Promise<KeyRecord | null> {
+export async function completeMigration(services: MigrationDeps, key: KeyRecord, plaintext: string): Promise<KeyRecord | null> {
   const pending = key.pendingMigrationId;
   const migration = pending === undefined ? null : await services.storage.migrations.get(pending);
   // A slow-hash key is never valid unchecked, not even if its migration record went missing.
@@ -46,7 +45,7 @@ export async function completeMigration(services: Services, key: KeyRecord, plai
     if (encoded === undefined) return null;
     // Tens of milliseconds of CPU: on a worker thread, off the event loop (src/workers/pool.ts).
     const task = { algorithm: migration.algorithm, encoded, secret: slowHashedSecret(plaintext) };
-    if (!await hashPool(services).verifySecret(task)) return null;
+    if (!await services.hashPool.verifySecret(task)) return null;
   }
   const hash = hashKey(plaintext);
   const start = migratedStart(migration.algorithm, plaintext);

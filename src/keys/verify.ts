@@ -9,7 +9,7 @@ import { hashKey } from './format.js';
 import { isSatisfied, parsePermissionQuery } from './permission-query.js';
 import { resolveLimits, type AppliedLimit, type RequestedLimit } from './limits.js';
 import { completeMigration, findPendingMigrated } from './migrated-lookup.js';
-import type { Services } from '../services.js';
+import type { VerifyDeps } from './deps.js';
 import type { KeyRecord } from '../storage/records.js';
 import { MISSING, type HotKey } from './hot-set.js';
 import type { LimitGroupResult } from '../ratelimit/types.js';
@@ -54,7 +54,7 @@ const NOT_FOUND: VerifyResult = Object.freeze({ valid: false, code: 'NOT_FOUND' 
  * in process, no credits): most verifications then never wait on a promise. Anything that needs
  * storage continues asynchronously. `requestId` labels the verification's record (analytics).
  */
-export function verifyKey(services: Services, principal: Principal, input: VerifyInput, requestId: string): VerifyResult | Promise<VerifyResult> {
+export function verifyKey(services: VerifyDeps, principal: Principal, input: VerifyInput, requestId: string): VerifyResult | Promise<VerifyResult> {
   // Recorded with the outcome (analytics' latency_avg): the verification itself, not the transport.
   const startedAt = performance.now();
   const hash = hashKey(input.key);
@@ -65,7 +65,7 @@ export function verifyKey(services: Services, principal: Principal, input: Verif
   return verifyFound(services, principal, input, requestId, found === MISSING ? null : found, startedAt);
 }
 
-async function lookUpAndVerify(services: Services, principal: Principal, input: VerifyInput, requestId: string, hash: string, startedAt: number): Promise<VerifyResult> {
+async function lookUpAndVerify(services: VerifyDeps, principal: Principal, input: VerifyInput, requestId: string, hash: string, startedAt: number): Promise<VerifyResult> {
   const { hotKeys } = services;
   const found = await hotKeys.load(hash);
   let hot = found === MISSING ? null : found;
@@ -76,7 +76,7 @@ async function lookUpAndVerify(services: Services, principal: Principal, input: 
   return verifyFound(services, principal, input, requestId, hot, startedAt);
 }
 
-function verifyFound(services: Services, principal: Principal, input: VerifyInput, requestId: string, hot: HotKey | null, startedAt: number): VerifyResult | Promise<VerifyResult> {
+function verifyFound(services: VerifyDeps, principal: Principal, input: VerifyInput, requestId: string, hot: HotKey | null, startedAt: number): VerifyResult | Promise<VerifyResult> {
   if (!hot || hot.workspaceId !== principal.workspaceId || hot.api === null) return NOT_FOUND;
   // The wildcard first: it is a constant (hashed once), the per-API name is built only without it.
   if (!principal.permissions.has('api.*.verify_key') && !principal.permissions.has(`api.${hot.key.apiId}.verify_key`)) return NOT_FOUND;
@@ -101,7 +101,7 @@ function verifyFound(services: Services, principal: Principal, input: VerifyInpu
   return limiter.limit(groups).then(([group]) => spendAndFinish(applyLimits(step, applied, group!)));
 }
 
-async function migrateAndVerify(services: Services, principal: Principal, input: VerifyInput, requestId: string, key: KeyRecord, startedAt: number): Promise<VerifyResult> {
+async function migrateAndVerify(services: VerifyDeps, principal: Principal, input: VerifyInput, requestId: string, key: KeyRecord, startedAt: number): Promise<VerifyResult> {
   const completed = await completeMigration(services, key, input.key);
   // A slow-hash key whose secret did not match: the same answer as for a key never imported.
   if (!completed) return NOT_FOUND;
@@ -110,7 +110,7 @@ async function migrateAndVerify(services: Services, principal: Principal, input:
 
 /** A verification past its lookup and checks, carried through the limits and credits. */
 interface Step {
-  readonly services: Services;
+  readonly services: VerifyDeps;
   readonly input: VerifyInput;
   readonly requestId: string;
   readonly hot: HotKey;

@@ -6,7 +6,7 @@
  * that wrote: a pipeline holding one key of the written slot makes a Cluster send it to that
  * slot's master over its usual connection (a bare WAIT has no key and would go to any node).
  * WAIT also blocks that connection until the replicas answer, which is why the writes that wait
- * have a connection of their own (services-redis.ts): verification reads never queue behind one.
+ * have a connection of their own (wiring/redis.ts): verification reads never queue behind one.
  *
  * Nothing is sent when no replica is expected: 'auto' reads the master's online replicas from
  * INFO replication (at most once a second per master) and skips WAIT when there are none.

@@ -5,7 +5,7 @@
  */
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
-import type { Services } from '../services.js';
+import type { Services } from '../wiring/services.js';
 import type { AuditDetails } from '../audit/context.js';
 import type { AuditEvent } from '../audit/event.js';
 

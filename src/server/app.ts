@@ -6,7 +6,7 @@
 import type { HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { ApiError, ServiceUnavailableError } from '../errors/api-error.js';
 import type { Route } from '../routes/define.js';
-import type { Services } from '../services.js';
+import type { Services } from '../wiring/services.js';
 import { compileValidators } from '../validation/validators.js';
 import { OPENAPI_PATH, registerOpenApi } from '../openapi/serve.js';
 import { AuthFailureThrottle } from '../auth/failure-throttle.js';

@@ -9,7 +9,7 @@ import type { AuthFailureThrottle } from '../auth/failure-throttle.js';
 import { CSRF_HEADER } from '../auth/session.js';
 import { currentSession, signIn, signOut, type DashboardRequest } from '../dashboard/session-api.js';
 import { DashboardFiles } from '../dashboard/static.js';
-import type { Services } from '../services.js';
+import type { Services } from '../wiring/services.js';
 import { throttleFailure } from './auth-failures.js';
 import { statusHead } from './http-status.js';
 import type { Reply } from './reply.js';

@@ -8,7 +8,7 @@ import { assertJsonDepth } from '../validation/json-bounds.js';
 import type { Page, Route, RouteContext } from '../routes/define.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
-import type { Services } from '../services.js';
+import type { Services } from '../wiring/services.js';
 import type { Validator } from '../validation/validators.js';
 import { dataReply, errorReply, isFault, pageReply, toApiError, type Reply } from './reply.js';
 import type { RequestInfo } from './request.js';

@@ -4,9 +4,9 @@
  * loop that answers every other verification. A round trip to a worker costs far more than a
  * SHA-256, so nothing cheap belongs here.
  *
- * One pool per Services, made at its first task (most deployments never import slow-hash keys and
- * never start a thread; piscina itself is loaded only then), sized by HASH_WORKERS, closed by
- * closeServices. The only module that imports piscina.
+ * One pool per Services (src/wiring/), sized by HASH_WORKERS and closed by closeServices; its threads
+ * start at its first task (most deployments never import slow-hash keys and never start a thread;
+ * piscina itself is loaded only then). The only module that imports piscina.
  */
 import { existsSync } from 'node:fs';
 import type { Piscina } from 'piscina';
@@ -76,29 +76,4 @@ export class HashPool {
     // time, since every task is synchronous CPU work.
     return new Piscina({ filename, minThreads: this.threads, maxThreads: this.threads, concurrentTasksPerWorker: 1 });
   }
-}
-
-// Keyed by the Services object, so every server in one process (tests) has its own pool and a
-// closed server's pool cannot be reused by another.
-const pools = new WeakMap<object, HashPool>();
-
-interface PoolOwner { readonly config: { readonly hashWorkers: number } }
-
-/** The pool of these services, made (without threads yet) on first use. */
-export function hashPool(services: PoolOwner): HashPool {
-  let pool = pools.get(services);
-  if (!pool) {
-    pool = new HashPool(services.config.hashWorkers);
-    pools.set(services, pool);
-  }
-  return pool;
-}
-
-/** Stats of these services' pool (benchmarks, tests); null when no slow hash was verified. */
-export function hashPoolStats(services: PoolOwner): HashPoolStats | null {
-  return pools.get(services)?.stats() ?? null;
-}
-
-export async function closeHashPool(services: PoolOwner): Promise<void> {
-  await pools.get(services)?.close();
 }

@@ -2,12 +2,16 @@
  * The piscina pool of src/workers/pool.ts with real worker threads, running the compiled worker
  * entry (dist/workers/tasks.js, built by `npm test`'s pretest), and HASH_WORKERS.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ServiceUnavailableError } from '../../src/errors/api-error.js';
-import { closeHashPool, hashPool, hashPoolStats, HashPool, tasksFile } from '../../src/workers/pool.js';
+import { createLogger } from '../../src/obs/log.js';
+import { buildServices, closeServices } from '../../src/wiring/build.js';
+import { HashPool, tasksFile } from '../../src/workers/pool.js';
 import { slowHash } from '../support/migrations.js';
 
 describe('hash pool', () => {
@@ -70,16 +74,25 @@ describe('hash pool', () => {
   });
 
   it('one pool per services object, sized by its HASH_WORKERS, closed with it', async () => {
-    const services = { config: loadConfig({ HASH_WORKERS: '3' }) };
-    expect(hashPoolStats(services)).toBeNull();
-    const p = hashPool(services);
-    expect(hashPool(services)).toBe(p);
-    expect(hashPool({ config: services.config })).not.toBe(p);
-    expect(p.threads).toBe(3);
-    expect(await p.verifySecret({ algorithm: 'scrypt', encoded: slowHash('scrypt', 'k'), secret: 'k' })).toBe(true);
-    expect(hashPoolStats(services)).toEqual({ threads: 3, completed: 1, inFlight: 0 });
-    await closeHashPool(services);
-    expect(hashPoolStats(services)!.threads).toBe(0);
+    const dirs = [mkdtempSync(join(tmpdir(), 'keygate-pool-a-')), mkdtempSync(join(tmpdir(), 'keygate-pool-b-'))];
+    const log = createLogger('silent');
+    const [services, other] = await Promise.all(dirs.map((dir) => buildServices(loadConfig({ HASH_WORKERS: '3', DATA_DIR: dir }), log)));
+    const open = new Set([services!, other!]);
+    try {
+      const p = services!.hashPool;
+      expect(other!.hashPool).not.toBe(p);
+      expect(p.threads).toBe(3);
+      expect(p.stats()).toEqual({ threads: 0, completed: 0, inFlight: 0 });
+      expect(await p.verifySecret({ algorithm: 'scrypt', encoded: slowHash('scrypt', 'k'), secret: 'k' })).toBe(true);
+      expect(p.stats()).toEqual({ threads: 3, completed: 1, inFlight: 0 });
+      open.delete(services!);
+      await closeServices(services!);
+      expect(p.stats().threads).toBe(0);
+      await expect(p.verifySecret({ algorithm: 'scrypt', encoded: slowHash('scrypt', 'k'), secret: 'k' })).rejects.toBeInstanceOf(ServiceUnavailableError);
+    } finally {
+      await Promise.all([...open].map(closeServices));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

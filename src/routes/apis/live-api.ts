@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error.js';
 import type { Principal } from '../../auth/permissions.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import type { ApiRecord } from '../../storage/records.js';
 
 export const API_NOT_FOUND_DETAIL = 'The requested API does not exist or has been deleted.';

@@ -1,7 +1,7 @@
 /** The `identity` parameter of get/update/deleteIdentity: an identity id or an externalId. */
 import { ApiError } from '../../errors/api-error.js';
 import type { IdentityRecord } from '../../storage/records.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 
 /** Unkey's schema: any non-empty string. */
 export const IDENTITY_PARAM = { type: 'string', minLength: 1 } as const;

@@ -3,7 +3,7 @@
  * externalId (created when missing, as Unkey does), and a new key record with Unkey's omission
  * rules (empty name, meta or expiry are left out).
  */
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import type { IdentityRecord, KeyRecord } from '../../storage/records.js';
 import { newId } from '../../util/ids.js';
 import { toRatelimitConfigs } from '../ratelimits.js';

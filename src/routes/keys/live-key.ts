@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../../auth/permissions.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import type { KeyRecord } from '../../storage/records.js';
 
 /** Unkey's detail for a keyId that does not resolve to a live key. */

@@ -9,7 +9,7 @@
  */
 import { hasAny, requireAny, type Principal } from '../../auth/permissions.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import type { KeyRecord, PermissionRecord, RoleRecord } from '../../storage/records.js';
 import type { Attaching } from '../../storage/types.js';
 import { ROLE_NAME, resolveSlugs } from '../permissions/shared.js';

@@ -4,7 +4,7 @@
  */
 import { requireAny, type Principal } from '../../auth/permissions.js';
 import type { PermissionRecord, RoleRecord } from '../../storage/records.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import { newId } from '../../util/ids.js';
 
 export interface PermissionResponse { id: string; name: string; slug: string; description?: string }

@@ -9,7 +9,7 @@ import { requireAny, type Principal } from '../../auth/permissions.js';
 import { ApiError } from '../../errors/api-error.js';
 import { findOverride } from '../../ratelimit/overrides.js';
 import type { LimitCheck } from '../../ratelimit/types.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../wiring/services.js';
 import type { NamespaceRecord, RatelimitOverrideRecord } from '../../storage/records.js';
 import type { OverrideStore } from '../../storage/types.js';
 import { newId } from '../../util/ids.js';

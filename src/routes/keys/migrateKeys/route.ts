@@ -10,7 +10,7 @@ import { requireAny, type Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { importedHash, type ImportedHash } from '../../../keys/migration.js';
 import { isSlowAlgorithm, SLOW_HASH_FORMAT } from '../../../keys/migration-slow.js';
-import type { Services } from '../../../services.js';
+import type { Services } from '../../../wiring/services.js';
 import type { CreditsRecord, RoleRecord } from '../../../storage/records.js';
 import { DuplicateError, type NewKey } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';

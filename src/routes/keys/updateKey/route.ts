@@ -1,6 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import type { Services } from '../../../services.js';
+import type { Services } from '../../../wiring/services.js';
 import type { KeyRecord, RatelimitConfig, RoleRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';

@@ -1,7 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { MAX_WILDCARD_OVERRIDES } from '../../../ratelimit/overrides.js';
-import type { Services } from '../../../services.js';
+import type { Services } from '../../../wiring/services.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';

@@ -7,12 +7,11 @@ import { describe, expect, test } from 'vitest';
 import { expectError } from '../../../support/auth-cases.js';
 import { useHarness } from '../../../support/harness.js';
 import { createMigration, slowKey } from '../../../support/migrations.js';
-import { hashPoolStats } from '../../../../src/workers/pool.js';
 import type { SlowAlgorithm } from '../../../../src/keys/migration-slow.js';
 
 describe('keys.verifyKey → slow-hash migrated keys', () => {
   const h = useHarness();
-  const completed = (): number => hashPoolStats(h.keygate.services)?.completed ?? 0;
+  const completed = (): number => h.keygate.services.hashPool.stats().completed;
 
   async function imported(algorithm: SlowAlgorithm, settings: Record<string, unknown> = {}) {
     const apiId = await h.createApi();

@@ -6,24 +6,22 @@
  * unless REDIS_WAIT_REPLICAS=0, one for key-record writes, which wait for the masters' replicas
  * (redis/replica-wait.ts): WAIT blocks the connection it is sent on, and reads must not queue.
  */
-import type { Config } from './config.js';
-import type { Logger } from './obs/log.js';
-import { AnalyticsQueries } from './analytics/query-thread.js';
-import { ThreadRecorder } from './analytics/recorder-thread.js';
-import { RedisInvalidationBus, type Invalidation } from './cache/invalidation.js';
-import { createRedis, waitUntilReady, type RedisClient, type RedisSettings } from './redis/client.js';
-import { circuitStates } from './redis/circuit-breaker.js';
-import { checkPersistence } from './redis/persistence.js';
-import { ReplicaWait } from './redis/replica-wait.js';
-import { RedisRateLimiter } from './ratelimit/redis-limiter.js';
-import { cachedStorage } from './storage/cached/open.js';
-import { RecordCache } from './storage/cached/record-cache.js';
-import { openRedisStorage } from './storage/redis/open.js';
-import { rememberedInProcess, type Services } from './services.js';
-import type { Storage } from './storage/types.js';
-
-/** How long the command-line tool waits for Redis before giving up with a clear message. */
-const CONNECT_TIMEOUT_MS = 15_000;
+import { AnalyticsQueries } from '../analytics/query-thread.js';
+import { ThreadRecorder } from '../analytics/recorder-thread.js';
+import { RedisInvalidationBus } from '../cache/invalidation.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../obs/log.js';
+import { RedisRateLimiter } from '../ratelimit/redis-limiter.js';
+import { circuitStates } from '../redis/circuit-breaker.js';
+import { createRedis, waitUntilReady, type RedisClient, type RedisSettings } from '../redis/client.js';
+import { checkPersistence } from '../redis/persistence.js';
+import { ReplicaWait } from '../redis/replica-wait.js';
+import { cachedStorage } from '../storage/cached/open.js';
+import { RecordCache } from '../storage/cached/record-cache.js';
+import { openRedisStorage } from '../storage/redis/open.js';
+import { HashPool } from '../workers/pool.js';
+import { rememberedInProcess } from './in-process.js';
+import type { Services } from './services.js';
 /**
  * How long the server waits for Redis at start-up before it starts serving anyway: requests that
  * need Redis then answer 503 while the clients keep reconnecting with backoff, and the liveness
@@ -80,6 +78,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
       store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
     }),
     analytics: new AnalyticsQueries(config, log),
+    hashPool: new HashPool(config.hashWorkers),
     cache,
     now: Date.now,
     health: () => ({ redis: reachable() ? 'reachable' : 'unreachable' }),
@@ -114,23 +113,4 @@ async function checkPersistenceAtStart(config: Config, client: RedisClient, log:
     throw new Error(`REDIS_REQUIRE_AOF is set, but AOF is not known to be on at every Redis master:\n  ${problems.join('\n  ')}\nTurn AOF on (appendonly yes) or unset REDIS_REQUIRE_AOF.`);
   }
   client.on('ready', later);
-}
-
-/**
- * Storage for the command-line tool in distributed mode: writes go to Redis and evict the record
- * caches of running replicas (a revoked root key stops working at once); reads skip the cache.
- */
-export async function openRedisStorageForTools(config: Config, settings: RedisSettings, log: Logger): Promise<{ storage: Storage; close(): Promise<void> }> {
-  const client = createRedis(settings, 'cli', log);
-  try {
-    await waitUntilReady(client, 'Redis', CONNECT_TIMEOUT_MS);
-  } catch (err) {
-    client.disconnect();
-    throw err;
-  }
-  const channel = `${settings.keyPrefix}invalidate`;
-  // Never live: the tool caches nothing, it only tells the replicas what it changed.
-  const publishOnly = { live: false, listen() {}, publish: async (m: Invalidation) => { await client.publish(channel, JSON.stringify(m)); } };
-  const storage = cachedStorage(openRedisStorage(client, { keyPrefix: settings.keyPrefix, verificationsRetained: config.verificationsRetained }), new RecordCache(publishOnly, { maxEntries: 1, ttlMs: 1 }, log));
-  return { storage, close: async () => { await storage.close(); client.disconnect(); } };
 }

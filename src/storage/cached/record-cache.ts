@@ -14,6 +14,9 @@ import type { Change, ChangeFeed, ChangeListener } from '../../cache/change-feed
 import { Lru } from '../../cache/lru.js';
 import type { Logger } from '../../obs/log.js';
 
+/** A cache key made of several parts (workspace and name, say) that cannot run into each other. */
+export const scopedKey = (...parts: readonly string[]): string => parts.join('\u0000');
+
 export interface CacheBus {
   readonly live: boolean;
   publish(message: Invalidation): Promise<void>;

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { callKeygate } from '../support/harness.js';
 import { spawnKeygate } from '../support/process.js';
@@ -26,7 +27,7 @@ describe('LOG_FORMAT', () => {
       await keygate.kill();
     }
     // Colours (pino-pretty's) are left out of the comparison.
-    return keygate.output().replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((line) => line.trim() !== '');
+    return stripVTControlCharacters(keygate.output()).split('\n').filter((line) => line.trim() !== '');
   };
 
   test('default (stdout is a pipe): every line is a JSON object', async () => {

@@ -25,7 +25,7 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[]): A
       (data) => { if (generation.current === mine) setResult({ state: 'ok', data }); },
       (err: unknown) => { if (generation.current === mine) setResult((previous) => ({ state: 'error', error: asFailure(err), ...(previous.data === undefined ? {} : { data: previous.data }) })); },
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps say when to load again: `load` is a new closure on every render.
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...result, reload };

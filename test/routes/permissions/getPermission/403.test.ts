@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, test } from 'vitest';
 import { describeForbiddenCase, expectError } from '../../../support/auth-cases.js';
 import { useHarness } from '../../../support/harness.js';
 

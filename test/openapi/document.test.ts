@@ -66,7 +66,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('every procedure declares its response schema and its error codes', () => {
-    expect(routes.filter((r) => responseSchemaOf(r) === undefined).map((r) => r.name), 'routes without a response.ts').toEqual([]);
+    expect(routes.filter((r) => responseSchemaOf(r) === undefined).map((r) => r.name), 'routes without a responseSchema').toEqual([]);
     expect(routes.filter((r) => PROCEDURE_ERRORS[r.name] === undefined).map((r) => r.name), 'routes missing in src/openapi/procedure-errors.ts').toEqual([]);
     const names = new Set(routes.map((r) => r.name));
     expect(Object.keys(PROCEDURE_ERRORS).filter((name) => !names.has(name)), 'procedure-errors.ts entries of no route').toEqual([]);

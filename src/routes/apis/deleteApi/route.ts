@@ -2,7 +2,7 @@ import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { apiId: string }
@@ -16,7 +16,7 @@ const NOT_FOUND = API_NOT_FOUND_DETAIL;
 export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
   name: 'apis.deleteApi',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

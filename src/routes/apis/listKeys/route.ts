@@ -6,7 +6,7 @@ import { notRecoverable } from '../../../keys/recoverable.js';
 import type { IdentityRecord } from '../../../storage/records.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
-import { responseSchema } from './response.js';
+import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
 
 interface Input {
   apiId: string;
@@ -31,7 +31,8 @@ function requireAll(principal: Principal, groups: readonly (readonly string[])[]
 
 export const apisListKeys = defineListRoute<Input, KeyResponse>({
   name: 'apis.listKeys',
-  responseSchema,
+  // One key of the page.
+  responseSchema: KEY_RESPONSE_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,7 +2,6 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
-import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { identity: string }
@@ -14,7 +13,8 @@ interface Input { identity: string }
 export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
   name: 'identities.deleteIdentity',
   audited: true,
-  responseSchema,
+  // As in Unkey, the success body is `{meta}` alone: no `data` at all.
+  responseSchema: null,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,13 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineRoute } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
-import { responseSchema } from './response.js';
+import { IDENTITY } from '../../response-schemas.js';
 
 interface Input { identity: string }
 
 export const identitiesGetIdentity = defineRoute<Input, IdentityResponse>({
   name: 'identities.getIdentity',
-  responseSchema,
+  responseSchema: IDENTITY,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

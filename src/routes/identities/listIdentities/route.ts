@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
-import { responseSchema } from './response.js';
+import { IDENTITY } from '../../response-schemas.js';
 
 interface Input {
   limit: number;
@@ -12,7 +12,8 @@ interface Input {
 
 export const identitiesListIdentities = defineListRoute<Input, IdentityResponse>({
   name: 'identities.listIdentities',
-  responseSchema,
+  // One identity of the page.
+  responseSchema: IDENTITY,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

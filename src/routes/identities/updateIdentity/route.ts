@@ -7,7 +7,7 @@ import { defineRoute } from '../../define.js';
 import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { responseSchema } from './response.js';
+import { IDENTITY } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -26,7 +26,8 @@ function replaceLimits(current: readonly RatelimitConfig[], requested: readonly 
 export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
   name: 'identities.updateIdentity',
   audited: true,
-  responseSchema,
+  // The identity after the update (its `meta` as the request sent it).
+  responseSchema: IDENTITY,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -3,14 +3,18 @@ import { permissionResponse, type PermissionResponse } from '../../permissions/s
 import {
   authorizedKey, byField, changeKeyList, holds, permissionsOfKey, permissionsSchema, resolvePermissions, type PermissionsInput,
 } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { PERMISSION_LIST } from '../../response-schemas.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.addPermissions',
   audited: true,
-  responseSchema,
+
+export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
+  name: 'keys.addPermissions',
+  // The key's direct permissions before the call, then those added.
+  responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(1),
   async handle(ctx) {
     const { input, principal, services } = ctx;

@@ -1,14 +1,18 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, byField, changeKeyList, existingRoles, holds, rolesOfKey, rolesSchema, type RolesInput } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { ROLE_LIST } from '../../response-schemas.js';
 import { roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.addRoles',
   audited: true,
-  responseSchema,
+
+export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
+  name: 'keys.addRoles',
+  // The key's roles before the call, then those added, each with its permissions.
+  responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(1),
   async handle(ctx) {
     const { input, principal, services } = ctx;

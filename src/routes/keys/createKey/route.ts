@@ -10,7 +10,7 @@ import { creditsFromRequest } from './credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
 import { deletedMeanwhile, existingRoles } from '../rbac.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { responseSchema } from './response.js';
+import { NEW_KEY } from '../../response-schemas.js';
 import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -20,7 +20,7 @@ const MAX_ATTEMPTS = 3;
 export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: string }>({
   name: 'keys.createKey',
   audited: true,
-  responseSchema,
+  responseSchema: NEW_KEY,
   requestSchema: createKeySchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle(ctx) {

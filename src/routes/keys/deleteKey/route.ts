@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { keyId: string; permanent: boolean }
@@ -10,7 +10,7 @@ interface Input { keyId: string; permanent: boolean }
 export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
   name: 'keys.deleteKey',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -3,13 +3,13 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { defineRoute } from '../../define.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
-import { responseSchema } from './response.js';
+import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
 
 interface Input { keyId: string; decrypt: boolean }
 
 export const keysGetKey = defineRoute<Input, KeyResponse>({
   name: 'keys.getKey',
-  responseSchema,
+  responseSchema: KEY_RESPONSE_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

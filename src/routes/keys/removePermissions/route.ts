@@ -3,14 +3,18 @@ import { permissionResponse, type PermissionResponse } from '../../permissions/s
 import {
   authorizedKey, changeKeyList, existingPermissions, NOTHING_ATTACHED, permissionsOfKey, permissionsSchema, without, type PermissionsInput,
 } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { PERMISSION_LIST } from '../../response-schemas.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.removePermissions',
   audited: true,
-  responseSchema,
+
+export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
+  name: 'keys.removePermissions',
+  // The key's direct permissions that remain.
+  responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(1),
   async handle(ctx) {
     const { input, principal, services } = ctx;

@@ -1,14 +1,18 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, NOTHING_ATTACHED, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { ROLE_LIST } from '../../response-schemas.js';
 import { roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.removeRoles',
   audited: true,
-  responseSchema,
+
+export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
+  name: 'keys.removeRoles',
+  // The key's roles that remain, each with its permissions.
+  responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(1),
   async handle(ctx) {
     const { input, principal, services } = ctx;

@@ -7,7 +7,7 @@ import { defineRoute } from '../../define.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { permissionsOfKey, rolesOfKey } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { NEW_KEY } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -36,7 +36,8 @@ function oldKeyExpiry(now: number, expiration: number): number {
 export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
   name: 'keys.rerollKey',
   audited: true,
-  responseSchema,
+  // The new key; the old one keeps working until its new expiry.
+  responseSchema: NEW_KEY,
   // Unkey tolerates unknown top-level properties on this procedure.
   requestSchema: {
     type: 'object',

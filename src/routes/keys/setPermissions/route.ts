@@ -1,14 +1,18 @@
 import { defineRoute } from '../../define.js';
 import { permissionResponse, type PermissionResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, permissionsSchema, resolvePermissions, type PermissionsInput } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { PERMISSION_LIST } from '../../response-schemas.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysSetPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.setPermissions',
   audited: true,
-  responseSchema,
+
+export const keysSetPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
+  name: 'keys.setPermissions',
+  // The key's direct permissions as set.
+  responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(0),
   async handle(ctx) {
     const { input, principal, services } = ctx;

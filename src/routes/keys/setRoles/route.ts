@@ -1,14 +1,18 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, rolesSchema, type RolesInput } from '../rbac.js';
-import { responseSchema } from './response.js';
+import { ROLE_LIST } from '../../response-schemas.js';
 import { roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.setRoles',
   audited: true,
-  responseSchema,
+
+export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
+  name: 'keys.setRoles',
+  // The key's roles as set, each with its permissions.
+  responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(0),
   async handle(ctx) {
     const { input, principal, services } = ctx;

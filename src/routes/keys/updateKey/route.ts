@@ -12,7 +12,7 @@ import { nextCredits } from './credits.js';
 import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -44,7 +44,7 @@ async function rolesNamed(services: Services, workspaceId: string, requested: re
 export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
   name: 'keys.updateKey',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: updateKeySchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle(ctx) {

@@ -4,7 +4,7 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { hashKey } from '../../../keys/format.js';
 import { defineRoute } from '../../define.js';
 import { liveKey } from '../live-key.js';
-import { responseSchema } from './response.js';
+import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
 
 interface Input { key: string }
 
@@ -13,7 +13,8 @@ const NOT_FOUND = 'The specified key was not found.';
 
 export const keysWhoami = defineRoute<Input, KeyResponse>({
   name: 'keys.whoami',
-  responseSchema,
+  // As getKey, with `permissions` sorted.
+  responseSchema: KEY_RESPONSE_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { permission: string }
@@ -10,7 +10,7 @@ interface Input { permission: string }
 export const permissionsDeletePermission = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deletePermission',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

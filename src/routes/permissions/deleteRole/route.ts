@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { ROLE_NAME } from '../shared.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { role: string }
@@ -10,7 +10,7 @@ interface Input { role: string }
 export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deleteRole',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

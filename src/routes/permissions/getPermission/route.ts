@@ -3,13 +3,13 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, type PermissionResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { PERMISSION } from '../../response-schemas.js';
 
 interface Input { permission: string }
 
 export const permissionsGetPermission = defineRoute<Input, PermissionResponse>({
   name: 'permissions.getPermission',
-  responseSchema,
+  responseSchema: PERMISSION,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

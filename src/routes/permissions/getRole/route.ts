@@ -2,13 +2,13 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { roleResponse, ROLE_NAME, type RoleResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { ROLE } from '../../response-schemas.js';
 
 interface Input { role: string }
 
 export const permissionsGetRole = defineRoute<Input, RoleResponse>({
   name: 'permissions.getRole',
-  responseSchema,
+  responseSchema: ROLE,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

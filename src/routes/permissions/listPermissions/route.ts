@@ -2,13 +2,14 @@ import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute } from '../../define.js';
 import { toPage } from '../../pagination.js';
 import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, permissionResponse, type PermissionResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { PERMISSION } from '../../response-schemas.js';
 
 interface Input { limit: number; cursor?: string; search?: string }
 
 export const permissionsListPermissions = defineListRoute<Input, PermissionResponse>({
   name: 'permissions.listPermissions',
-  responseSchema,
+  // One permission of the page.
+  responseSchema: PERMISSION,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,13 +2,14 @@ import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute } from '../../define.js';
 import { toPage } from '../../pagination.js';
 import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, roleResponse, type RoleResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { ROLE } from '../../response-schemas.js';
 
 interface Input { limit: number; cursor?: string; search?: string }
 
 export const permissionsListRoles = defineListRoute<Input, RoleResponse>({
   name: 'permissions.listRoles',
-  responseSchema,
+  // One role of the page.
+  responseSchema: ROLE,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

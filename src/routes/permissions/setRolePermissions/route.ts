@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { PERMISSION_LIST } from '../../response-schemas.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -14,7 +14,8 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:role_not_found', '
 export const permissionsSetRolePermissions = defineRoute<Input, PermissionResponse[]>({
   name: 'permissions.setRolePermissions',
   audited: true,
-  responseSchema,
+  // The role's permissions as set, by slug.
+  responseSchema: PERMISSION_LIST,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

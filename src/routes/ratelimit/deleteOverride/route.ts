@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { OVERRIDE_REQUEST, existingNamespace } from '../shared.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { namespace: string; identifier: string }
@@ -15,7 +15,7 @@ interface Input { namespace: string; identifier: string }
 export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
   name: 'ratelimit.deleteOverride',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: OVERRIDE_REQUEST,
   async handle(ctx) {
     const { input, principal, services } = ctx;

@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { findOverride } from '../../../ratelimit/overrides.js';
 import { defineRoute } from '../../define.js';
 import { OVERRIDE_REQUEST, existingNamespace, overrideResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { RATELIMIT_OVERRIDE } from '../../response-schemas.js';
 
 interface Input { namespace: string; identifier: string }
 
@@ -15,7 +15,8 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override
  */
 export const ratelimitGetOverride = defineRoute<Input, ReturnType<typeof overrideResponse>>({
   name: 'ratelimit.getOverride',
-  responseSchema,
+  // The override ratelimit.limit would apply to the identifier (possibly a matching pattern).
+  responseSchema: RATELIMIT_OVERRIDE,
   requestSchema: OVERRIDE_REQUEST,
   async handle({ input, principal, services }) {
     const namespace = await existingNamespace(principal, services, input.namespace);

@@ -2,14 +2,15 @@ import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute } from '../../define.js';
 import { LIST_CURSOR, toPage } from '../../pagination.js';
 import { existingNamespace, NAMESPACE, overrideResponse } from '../shared.js';
-import { responseSchema } from './response.js';
+import { RATELIMIT_OVERRIDE } from '../../response-schemas.js';
 
 interface Input { namespace: string; cursor?: string; limit: number }
 
 /** Live overrides of a namespace in id order; Unkey's server default page is 50 (its schema says 10). */
 export const ratelimitListOverrides = defineListRoute<Input, ReturnType<typeof overrideResponse>>({
   name: 'ratelimit.listOverrides',
-  responseSchema,
+  // One override of the page.
+  responseSchema: RATELIMIT_OVERRIDE,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
 import { requireHeld } from '../grants.js';
-import { responseSchema } from './response.js';
+import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
 interface Input { rootKeyId: string }
@@ -15,7 +15,7 @@ interface Input { rootKeyId: string }
 export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
   name: 'rootKeys.revokeRootKey',
   audited: true,
-  responseSchema,
+  responseSchema: EMPTY_DATA,
   requestSchema: {
     type: 'object',
     additionalProperties: false,

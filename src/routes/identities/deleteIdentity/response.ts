@@ -1,2 +1,0 @@
-/** As in Unkey, the success body is `{meta}` alone: no `data` at all. */
-export const responseSchema = null;

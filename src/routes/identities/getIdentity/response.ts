@@ -1,1 +1,0 @@
-export { IDENTITY as responseSchema } from '../../response-schemas.js';

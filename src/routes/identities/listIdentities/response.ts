@@ -1,2 +1,0 @@
-/** One identity of the page. */
-export { IDENTITY as responseSchema } from '../../response-schemas.js';

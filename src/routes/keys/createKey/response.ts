@@ -1,1 +1,0 @@
-export { NEW_KEY as responseSchema } from '../../response-schemas.js';

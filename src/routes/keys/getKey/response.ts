@@ -1,1 +1,0 @@
-export { KEY_RESPONSE_DATA as responseSchema } from '../../response-schemas.js';

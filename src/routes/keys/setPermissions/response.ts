@@ -1,2 +1,0 @@
-/** The key's direct permissions as set. */
-export { PERMISSION_LIST as responseSchema } from '../../response-schemas.js';

@@ -1,2 +1,0 @@
-/** As getKey, with `permissions` sorted. */
-export { KEY_RESPONSE_DATA as responseSchema } from '../../response-schemas.js';

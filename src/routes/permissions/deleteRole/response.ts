@@ -1,1 +1,0 @@
-export { EMPTY_DATA as responseSchema } from '../../response-schemas.js';

@@ -1,1 +1,0 @@
-export { PERMISSION as responseSchema } from '../../response-schemas.js';

@@ -1,1 +1,0 @@
-export { ROLE as responseSchema } from '../../response-schemas.js';

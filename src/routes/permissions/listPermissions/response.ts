@@ -1,2 +1,0 @@
-/** One permission of the page. */
-export { PERMISSION as responseSchema } from '../../response-schemas.js';

@@ -1,2 +1,0 @@
-/** One role of the page. */
-export { ROLE as responseSchema } from '../../response-schemas.js';

@@ -1,2 +1,0 @@
-/** One override of the page. */
-export { RATELIMIT_OVERRIDE as responseSchema } from '../../response-schemas.js';

@@ -1,8 +1,17 @@
 /**
- * Response shapes shared by several procedures (Unkey's KeyResponseData and Identity), with
- * Unkey's omission rules: empty strings, empty objects and empty arrays are left out.
+ * How keys and identities are described in answers (Unkey's KeyResponseData and Identity, and the
+ * key fields of keys.verifyKey's answer in verify-answer.ts), all by the rule for empty values below.
  */
 import type { CreditsRecord, IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
+
+/**
+ * The rule for empty values, for every description of a key or identity: an empty string, object
+ * or list is left out, as if it were not set (Unkey's omission rule).
+ */
+export const shownText = (value: string | undefined): value is string => value !== undefined && value !== '';
+export const shownObject = (value: Readonly<Record<string, unknown>> | undefined): value is Readonly<Record<string, unknown>> =>
+  value !== undefined && Object.keys(value).length > 0;
+export const shownList = (value: readonly unknown[]): boolean => value.length > 0;
 
 /** RatelimitResponse: every field always present. */
 export interface RatelimitResponse { id: string; name: string; limit: number; duration: number; autoApply: boolean }
@@ -16,10 +25,13 @@ export interface IdentityResponse {
   ratelimits?: RatelimitResponse[];
 }
 
-export function identityResponse(identity: IdentityRecord): IdentityResponse {
+export const identityResponse = (identity: IdentityRecord): IdentityResponse => describeIdentity(identity, identity.ratelimits);
+
+/** An identity with the limits to show (verifyKey leaves out those a key's own limits shadow). */
+export function describeIdentity(identity: IdentityRecord, ratelimits: readonly RatelimitConfig[]): IdentityResponse {
   const out: IdentityResponse = { id: identity.id, externalId: identity.externalId };
-  if (identity.meta !== undefined && Object.keys(identity.meta).length > 0) out.meta = identity.meta;
-  if (identity.ratelimits.length > 0) out.ratelimits = identity.ratelimits.map(ratelimitResponse);
+  if (shownObject(identity.meta)) out.meta = identity.meta;
+  if (shownList(ratelimits)) out.ratelimits = ratelimits.map(ratelimitResponse);
   return out;
 }
 
@@ -57,16 +69,16 @@ export interface KeyResponse {
  */
 export function keyResponse(key: KeyRecord, identity: IdentityRecord | null, credits: CreditsRecord | null, options: { sortPermissions?: boolean } = {}, rolePermissions: readonly string[] = []): KeyResponse {
   const out: KeyResponse = { keyId: key.id, start: key.start, enabled: key.enabled, createdAt: key.createdAt };
-  if (key.name !== undefined && key.name !== '') out.name = key.name;
-  if (key.meta !== undefined && Object.keys(key.meta).length > 0) out.meta = key.meta;
+  if (shownText(key.name)) out.name = key.name;
+  if (shownObject(key.meta)) out.meta = key.meta;
   if (key.updatedAt !== undefined) out.updatedAt = key.updatedAt;
   if (key.expires !== undefined) out.expires = key.expires;
   const permissions = [...new Set([...key.permissions, ...rolePermissions])];
   if (options.sortPermissions) permissions.sort();
-  if (permissions.length > 0) out.permissions = permissions;
-  if (key.roles.length > 0) out.roles = [...key.roles];
+  if (shownList(permissions)) out.permissions = permissions;
+  if (shownList(key.roles)) out.roles = [...key.roles];
   if (credits) out.credits = creditsResponse(credits);
   if (identity) out.identity = identityResponse(identity);
-  if (key.ratelimits.length > 0) out.ratelimits = key.ratelimits.map(ratelimitResponse);
+  if (shownList(key.ratelimits)) out.ratelimits = key.ratelimits.map(ratelimitResponse);
   return out;
 }

@@ -3,7 +3,7 @@
  * verification of the key until it changes, so serialized once, with its hot entry) and the
  * fields of this one verification (outcome, limits, credits), written around it.
  */
-import { ratelimitResponse } from './describe.js';
+import { describeIdentity, shownList, shownObject, shownText } from './describe.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
 import { integerText } from '../util/integer-text.js';
 import { JSON_TEXT, type HasJsonText } from '../util/json-text.js';
@@ -13,23 +13,17 @@ import type { LimitCheckResult } from '../ratelimit/types.js';
 
 export type KeyDescription = Omit<VerifyResult, 'valid' | 'code' | 'ratelimits' | 'credits'>;
 
-/** The data block of a found key, without outcome fields. Empty values are omitted. */
+/** The data block of a found key, without outcome fields; empty values by describe.ts's rule. */
 export function describeKey(key: KeyRecord, permissions: readonly string[], identity: IdentityRecord | null): KeyDescription {
   const result: KeyDescription = { keyId: key.id };
-  if (key.name !== undefined) result.name = key.name;
-  if (key.meta !== undefined) result.meta = key.meta;
+  if (shownText(key.name)) result.name = key.name;
+  if (shownObject(key.meta)) result.meta = key.meta;
   if (key.expires !== undefined) result.expires = key.expires;
   result.enabled = key.enabled;
-  if (permissions.length > 0) result.permissions = [...permissions];
-  if (key.roles.length > 0) result.roles = [...key.roles];
-  if (identity) {
-    // Identity limits a key-level limit of the same name shadows are not the identity's to show.
-    const own = identity.ratelimits
-      .filter((c) => !key.ratelimits.some((r) => r.name === c.name)).map(ratelimitResponse);
-    result.identity = { id: identity.id, externalId: identity.externalId };
-    if (identity.meta !== undefined) result.identity.meta = identity.meta;
-    if (own.length > 0) result.identity.ratelimits = own;
-  }
+  if (shownList(permissions)) result.permissions = [...permissions];
+  if (shownList(key.roles)) result.roles = [...key.roles];
+  // Identity limits a key-level limit of the same name shadows are not the identity's to show.
+  if (identity) result.identity = describeIdentity(identity, identity.ratelimits.filter((c) => !key.ratelimits.some((r) => r.name === c.name)));
   return result;
 }
 

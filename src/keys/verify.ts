@@ -13,7 +13,7 @@ import type { VerifyDeps } from './deps.js';
 import type { KeyRecord } from '../storage/records.js';
 import { MISSING, type HotKey } from './hot-set.js';
 import type { LimitGroupResult } from '../ratelimit/types.js';
-import type { RatelimitResponse } from './describe.js';
+import type { IdentityResponse } from './describe.js';
 import { KeyVerdict } from './verify-answer.js';
 
 export type VerifyCode = 'VALID' | 'NOT_FOUND' | 'FORBIDDEN' | 'INSUFFICIENT_PERMISSIONS' | 'USAGE_EXCEEDED' | 'RATE_LIMITED' | 'DISABLED' | 'EXPIRED';
@@ -43,7 +43,7 @@ export interface VerifyResult {
   enabled?: boolean;
   permissions?: string[];
   roles?: string[];
-  identity?: { id: string; externalId: string; meta?: Readonly<Record<string, unknown>>; ratelimits?: RatelimitResponse[] };
+  identity?: IdentityResponse;
   ratelimits?: VerifyRatelimit[];
 }
 

@@ -1,10 +1,11 @@
 /**
  * What createKey, migrateKeys and updateKey build alike: the identity a key is linked to by
- * externalId (created when missing, as Unkey does), and a new key record with Unkey's omission
- * rules (empty name, meta or expiry are left out).
+ * externalId (created when missing, as Unkey does), and a new key record without empty meta (the
+ * rule for empty values of keys/describe.ts).
  */
 import type { Services } from '../../wiring/services.js';
 import type { IdentityRecord, KeyRecord } from '../../storage/records.js';
+import { shownObject } from '../../keys/describe.js';
 import { newId } from '../../util/ids.js';
 import { toRatelimitConfigs } from '../ratelimits.js';
 import type { RatelimitRequest } from '../schemas.js';
@@ -42,7 +43,7 @@ export function newKeyRecord(p: NewKeyParts): KeyRecord {
     hash: p.hash,
     start: p.start,
     ...(p.name !== undefined ? { name: p.name } : {}),
-    ...(p.meta && Object.keys(p.meta).length > 0 ? { meta: p.meta } : {}),
+    ...(shownObject(p.meta) ? { meta: p.meta } : {}),
     ...(p.identity ? { identityId: p.identity.id } : {}),
     ...(p.expires !== undefined ? { expires: p.expires } : {}),
     enabled: p.enabled,

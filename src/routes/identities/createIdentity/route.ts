@@ -1,5 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
+import { shownObject } from '../../../keys/describe.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
@@ -40,7 +41,7 @@ export const identitiesCreateIdentity = defineRoute<Input, { identityId: string 
         id: identityId,
         workspaceId: principal.workspaceId,
         externalId: input.externalId,
-        ...(input.meta && Object.keys(input.meta).length > 0 ? { meta: input.meta } : {}),
+        ...(shownObject(input.meta) ? { meta: input.meta } : {}),
         ratelimits: toRatelimitConfigs(input.ratelimits),
         createdAt: services.now(),
       }, ctx.audit({ targets: [target('identity', identityId, input.externalId)], summary: `created identity '${input.externalId}'`, changes: changesOf(input) }));

@@ -1,6 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
+import { identityResponse, shownObject, type IdentityResponse } from '../../../keys/describe.js';
 import type { IdentityRecord, RatelimitConfig } from '../../../storage/records.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
@@ -50,7 +50,7 @@ export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
     const current = await findIdentity(services, principal.workspaceId, input.identity);
     const { meta: previousMeta, ...rest } = current;
     // meta replaces the whole object when sent (`{}` clears it); omitted keeps it.
-    const meta = input.meta === undefined ? previousMeta : Object.keys(input.meta).length > 0 ? input.meta : undefined;
+    const meta = input.meta === undefined ? previousMeta : shownObject(input.meta) ? input.meta : undefined;
     const updated: IdentityRecord = {
       ...rest,
       ...(meta !== undefined ? { meta } : {}),

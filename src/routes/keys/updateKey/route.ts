@@ -1,5 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
+import { shownObject } from '../../../keys/describe.js';
 import type { Services } from '../../../wiring/services.js';
 import type { KeyRecord, RatelimitConfig, RoleRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
@@ -79,7 +80,7 @@ export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>(
     const outcome = await storage.keys.modifyAttaching(key.id, { permissions: permissions ?? [], roles: roles ?? [] }, (current) => {
       const next: Mutable<KeyRecord> = { ...current, updatedAt: now };
       apply(next, 'name', input.name);
-      apply(next, 'meta', input.meta && Object.keys(input.meta).length === 0 ? null : input.meta);
+      apply(next, 'meta', input.meta && !shownObject(input.meta) ? null : input.meta);
       apply(next, 'expires', input.expires);
       if (identityId === null) delete next.identityId;
       else if (identityId !== undefined) next.identityId = identityId;

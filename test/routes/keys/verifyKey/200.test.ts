@@ -15,6 +15,15 @@ describe('keys.verifyKey → 200', () => {
     });
   });
 
+  test('empty meta, on the key or its identity, is left out as getKey leaves it out', async () => {
+    const apiId = await h.createApi();
+    const identityId = await h.createIdentity({ externalId: 'empty-meta', meta: {} });
+    const { keyId, key } = await h.createKey({ apiId, meta: {}, externalId: 'empty-meta' });
+    const identity = { id: identityId, externalId: 'empty-meta' };
+    expect((await h.verify(key)).body.data).toEqual({ valid: true, code: 'VALID', keyId, enabled: true, identity });
+    expect((await h.call('keys.getKey', { keyId })).body.data).toEqual({ keyId, start: expect.any(String), enabled: true, createdAt: expect.any(Number), identity });
+  });
+
   test('an unknown key answers the minimal NOT_FOUND', async () => {
     const res = await h.verify('sk_thiskeydoesnotexist');
     expect(res.status).toBe(200);

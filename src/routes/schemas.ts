@@ -2,6 +2,7 @@
  * Schema fragments shared by several procedures, with the constraints of Unkey's OpenAPI
  * document (lengths, patterns, ranges).
  */
+import type { RequestOf } from './define.js';
 
 export const EXTERNAL_ID = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9_.-]+$' } as const;
 export const API_ID = { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } as const;
@@ -29,9 +30,4 @@ export const RATELIMIT_REQUEST = {
   },
 } as const;
 
-export interface RatelimitRequest {
-  name: string;
-  limit: number;
-  duration: number;
-  autoApply: boolean;
-}
+export type RatelimitRequest = RequestOf<typeof RATELIMIT_REQUEST>;

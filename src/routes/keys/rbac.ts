@@ -12,33 +12,33 @@ import { ApiError } from '../../errors/api-error.js';
 import type { Services } from '../../wiring/services.js';
 import type { KeyRecord, PermissionRecord, RoleRecord } from '../../storage/records.js';
 import type { Attaching } from '../../storage/types.js';
+import type { RequestOf } from '../define.js';
 import { ROLE_NAME, resolveSlugs } from '../permissions/shared.js';
 import { PERMISSION_SLUG } from '../schemas.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from './live-key.js';
 import type { AuditEvent } from '../../audit/event.js';
 
-export interface PermissionsInput { keyId: string; permissions: string[] }
-export interface RolesInput { keyId: string; roles: string[] }
-
 /** add/remove need at least one slug; set accepts `[]` (removes every direct permission). */
-export function permissionsSchema(minItems: 0 | 1): Readonly<Record<string, unknown>> {
+export function permissionsSchema(minItems: 0 | 1) {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['keyId', 'permissions'],
     properties: { keyId: KEY_ID, permissions: { type: 'array', minItems, maxItems: 1000, items: PERMISSION_SLUG } },
-  };
+  } as const;
 }
+export type PermissionsInput = RequestOf<ReturnType<typeof permissionsSchema>>;
 
 /** add/remove need at least one name; set accepts `[]` (removes every role). */
-export function rolesSchema(minItems: 0 | 1): Readonly<Record<string, unknown>> {
+export function rolesSchema(minItems: 0 | 1) {
   return {
     type: 'object',
     additionalProperties: false,
     required: ['keyId', 'roles'],
     properties: { keyId: KEY_ID, roles: { type: 'array', minItems, maxItems: 100, items: ROLE_NAME } },
-  };
+  } as const;
 }
+export type RolesInput = RequestOf<ReturnType<typeof rolesSchema>>;
 
 const folded = (value: string): string => value.toLowerCase();
 

@@ -13,6 +13,7 @@ import type { Services } from '../../wiring/services.js';
 import type { NamespaceRecord, RatelimitOverrideRecord } from '../../storage/records.js';
 import type { OverrideStore } from '../../storage/types.js';
 import { newId } from '../../util/ids.js';
+import type { RequestOf } from '../define.js';
 import { MAX_SAFE } from '../schemas.js';
 
 /** Namespace names and identifiers: 1..512 characters of anything (Unkey's schema). */
@@ -26,10 +27,9 @@ export const OVERRIDE_REQUEST = {
   required: ['namespace', 'identifier'],
   properties: { namespace: NAMESPACE, identifier: IDENTIFIER },
 } as const;
+export type OverrideRequest = RequestOf<typeof OVERRIDE_REQUEST>;
 
 /** One ratelimit.limit request; also each item of a ratelimit.multiLimit array. */
-export interface LimitRequest { namespace: string; identifier: string; limit: number; duration: number; cost: number }
-
 export const LIMIT_REQUEST = {
   type: 'object',
   additionalProperties: false,
@@ -42,6 +42,7 @@ export const LIMIT_REQUEST = {
     cost: { type: 'integer', minimum: 0, maximum: MAX_SAFE, default: 1 },
   },
 } as const;
+export type LimitRequest = RequestOf<typeof LIMIT_REQUEST>;
 
 /** Counters of ratelimit.*: per namespace id and identifier (the duration is added by the limiter). */
 export const namespaceCounter = (namespaceId: string, identifier: string): string => `ns:${namespaceId}:${identifier}`;

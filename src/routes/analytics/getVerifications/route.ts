@@ -3,9 +3,7 @@ import { QueryError, type QueryErrorKind } from '../../../analytics/sql/errors.j
 import type { Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { ErrorCode } from '../../../errors/codes.js';
-import { defineRoute } from '../../define.js';
-
-interface Input { query: string }
+import { defineRoute, type RequestOf } from '../../define.js';
 
 /** Unkey's code for each reason a query is refused. */
 const CODES: Readonly<Record<QueryErrorKind, ErrorCode>> = {
@@ -34,14 +32,17 @@ function analyticsScope(principal: Principal): string[] | null {
   return apiIds;
 }
 
+const requestSchema = {
+  // Extra properties are tolerated, as Unkey does.
+  type: 'object',
+  required: ['query'],
+  properties: { query: { type: 'string', minLength: 1 } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 export const analyticsGetVerifications = defineRoute<Input, Record<string, unknown>[]>({
   name: 'analytics.getVerifications',
-  requestSchema: {
-    // Extra properties are tolerated, as Unkey does.
-    type: 'object',
-    required: ['query'],
-    properties: { query: { type: 'string', minLength: 1 } },
-  },
+  requestSchema,
   responseSchema: {
     type: 'array',
     description: 'One object per result row: column name → value (times as unix ms, NaN and Infinity as null).',

@@ -1,22 +1,23 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input { name: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 3, maxLength: 256 } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const apisCreateApi = defineRoute<Input, { apiId: string }>({
   name: 'apis.createApi',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name'],
-    properties: { name: { type: 'string', minLength: 3, maxLength: 256 } },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['api.*.create_api']);

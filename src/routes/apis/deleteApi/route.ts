@@ -1,13 +1,19 @@
 import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { apiId: string }
-
 const NOT_FOUND = API_NOT_FOUND_DETAIL;
+
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiId'],
+  properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /**
  * Soft delete: the API's keys stay stored but stop verifying (verifyKey, like every key lookup,
@@ -17,12 +23,7 @@ export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
   name: 'apis.deleteApi',
   audited: true,
   responseSchema: EMPTY_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['apiId'],
-    properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     // Checked before the lookup, so a 403 says nothing about whether the API exists.

@@ -1,19 +1,20 @@
 import { requireAny } from '../../../auth/permissions.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { findLiveApi } from '../live-api.js';
 import { responseSchema } from './response.js';
 
-interface Input { apiId: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiId'],
+  properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const apisGetApi = defineRoute<Input, { id: string; name: string }>({
   name: 'apis.getApi',
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['apiId'],
-    properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     // Checked before the lookup, so a 403 says nothing about whether the API exists.
     requireAny(principal, ['api.*.read_api', `api.${input.apiId}.read_api`]);

@@ -1,10 +1,15 @@
 import { hasActionOnAny, hasAny, requireAny } from '../../../auth/permissions.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { readablePage } from '../../readable-page.js';
 import { responseSchema } from './response.js';
 
-interface Input { limit: number; cursor?: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /**
  * keygate's own procedure (Unkey's v2 API has no way to list APIs; its dashboard reads its
@@ -14,11 +19,7 @@ interface Input { limit: number; cursor?: string }
 export const apisListApis = defineListRoute<Input, { id: string; name: string }>({
   name: 'apis.listApis',
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     if (!hasActionOnAny(principal, 'api', 'read_api')) requireAny(principal, ['api.*.read_api']);
     const all = hasAny(principal, ['api.*.read_api']);

@@ -4,18 +4,9 @@ import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import type { IdentityRecord } from '../../../storage/records.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
-
-interface Input {
-  apiId: string;
-  limit: number;
-  cursor?: string;
-  externalId?: string;
-  decrypt: boolean;
-  revalidateKeysCache: boolean;
-}
 
 /** No API id or externalId is longer; longer values are not looked up (they name nothing). */
 const MAX_NAME = 255;
@@ -29,27 +20,30 @@ function requireAll(principal: Principal, groups: readonly (readonly string[])[]
   throw new ApiError('err:keygate:authorization:forbidden', `Missing one of ${detail}.`);
 }
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['apiId'],
+  properties: {
+    // Unkey accepts any non-empty string here (ids longer than 255 cannot exist: 404).
+    apiId: { type: 'string', minLength: 1 },
+    limit: LIST_LIMIT,
+    // A plain key id, inclusive lower bound. Bounded (as Unkey bounds listPermissions' cursor)
+    // so it always fits a storage key.
+    cursor: LIST_CURSOR,
+    externalId: { type: 'string', minLength: 1 },
+    decrypt: { type: 'boolean', default: false },
+    // Accepted and ignored, as in Unkey: keygate has no verification cache to revalidate.
+    revalidateKeysCache: { type: 'boolean', default: false },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 export const apisListKeys = defineListRoute<Input, KeyResponse>({
   name: 'apis.listKeys',
   // One key of the page.
   responseSchema: KEY_RESPONSE_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['apiId'],
-    properties: {
-      // Unkey accepts any non-empty string here (ids longer than 255 cannot exist: 404).
-      apiId: { type: 'string', minLength: 1 },
-      limit: LIST_LIMIT,
-      // A plain key id, inclusive lower bound. Bounded (as Unkey bounds listPermissions' cursor)
-      // so it always fits a storage key.
-      cursor: LIST_CURSOR,
-      externalId: { type: 'string', minLength: 1 },
-      decrypt: { type: 'boolean', default: false },
-      // Accepted and ignored, as in Unkey: keygate has no verification cache to revalidate.
-      revalidateKeysCache: { type: 'boolean', default: false },
-    },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     const { apiId } = input;
     // keygate's rule: permissions before the lookup (Unkey masks a failed read check as a 404).

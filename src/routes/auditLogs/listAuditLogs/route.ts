@@ -1,19 +1,9 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { AuditEvent } from '../../../audit/event.js';
-import { defineListRoute } from '../../define.js';
-import { LIST_LIMIT, type Page } from '../../pagination.js';
+import { defineListRoute, type Page, type RequestOf } from '../../define.js';
+import { LIST_LIMIT } from '../../pagination.js';
 import { responseSchema } from './response.js';
-
-interface Input {
-  limit: number;
-  cursor?: string;
-  startTime?: number;
-  endTime?: number;
-  actor?: string;
-  targetId?: string;
-  procedure?: string;
-}
 
 const FILTER = { type: 'string', minLength: 1, maxLength: 255 } as const;
 const TIME = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
@@ -23,6 +13,21 @@ function eventResponse({ id, workspaceId: _ws, ...rest }: AuditEvent): Record<st
   return { eventId: id, ...rest };
 }
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: LIST_LIMIT,
+    cursor: { type: 'string', pattern: '^evt_[0-9a-z]{9}[1-9A-HJ-NP-Za-km-z]{1,32}$' },
+    startTime: TIME,
+    endTime: TIME,
+    actor: FILTER,
+    targetId: FILTER,
+    procedure: FILTER,
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 /**
  * The audit log, newest first, filtered by time, actor, target and procedure. The cursor is the id
  * of the next event to read (as with the other list procedures, the next page starts at it); a page
@@ -31,19 +36,7 @@ function eventResponse({ id, workspaceId: _ws, ...rest }: AuditEvent): Record<st
 export const auditLogsListAuditLogs = defineListRoute<Input, Record<string, unknown>>({
   name: 'auditLogs.listAuditLogs',
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      limit: LIST_LIMIT,
-      cursor: { type: 'string', pattern: '^evt_[0-9a-z]{9}[1-9A-HJ-NP-Za-km-z]{1,32}$' },
-      startTime: TIME,
-      endTime: TIME,
-      actor: FILTER,
-      targetId: FILTER,
-      procedure: FILTER,
-    },
-  },
+  requestSchema,
   checkInput(input) {
     if (input.startTime !== undefined && input.endTime !== undefined && input.startTime >= input.endTime) {
       throw new ApiError('err:unkey:application:invalid_input', '`startTime` must be before `endTime`.', {

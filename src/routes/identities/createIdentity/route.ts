@@ -3,34 +3,31 @@ import { ApiError } from '../../../errors/api-error.js';
 import { shownObject } from '../../../keys/describe.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
-import { EXTERNAL_ID, META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
+import { EXTERNAL_ID, META, RATELIMIT_REQUEST } from '../../schemas.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input {
-  externalId: string;
-  meta?: Record<string, unknown>;
-  ratelimits?: RatelimitRequest[];
-}
+const requestSchema = {
+  type: 'object',
+  required: ['externalId'],
+  properties: {
+    externalId: EXTERNAL_ID,
+    meta: META,
+    ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const identitiesCreateIdentity = defineRoute<Input, { identityId: string }>({
   name: 'identities.createIdentity',
   audited: true,
   responseSchema,
   // Unkey tolerates unknown top-level properties on this one procedure.
-  requestSchema: {
-    type: 'object',
-    required: ['externalId'],
-    properties: {
-      externalId: EXTERNAL_ID,
-      meta: META,
-      ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
-    },
-  },
+  requestSchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle(ctx) {
     const { input, principal, services } = ctx;

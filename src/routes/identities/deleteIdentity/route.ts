@@ -1,10 +1,16 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { identity: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['identity'],
+  properties: { identity: IDENTITY_PARAM },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /**
  * Deletes the identity: its externalId is free again at once (a later create gets a new id) and
@@ -15,12 +21,7 @@ export const identitiesDeleteIdentity = defineRoute<Input, undefined>({
   audited: true,
   // As in Unkey, the success body is `{meta}` alone: no `data` at all.
   responseSchema: null,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['identity'],
-    properties: { identity: IDENTITY_PARAM },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['identity.*.delete_identity']);

@@ -1,30 +1,27 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { IDENTITY } from '../../response-schemas.js';
 
-interface Input {
-  limit: number;
-  cursor?: string;
-  search?: string;
-}
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: LIST_LIMIT,
+    // A plain identity id, inclusive lower bound. Bounded (as Unkey bounds listPermissions'
+    // cursor) so it always fits a storage key.
+    cursor: LIST_CURSOR,
+    search: { type: 'string', maxLength: 256 },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const identitiesListIdentities = defineListRoute<Input, IdentityResponse>({
   name: 'identities.listIdentities',
   // One identity of the page.
   responseSchema: IDENTITY,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      limit: LIST_LIMIT,
-      // A plain identity id, inclusive lower bound. Bounded (as Unkey bounds listPermissions'
-      // cursor) so it always fits a storage key.
-      cursor: LIST_CURSOR,
-      search: { type: 'string', maxLength: 256 },
-    },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     const search = input.search?.trim();
     const records = await services.storage.identities.list(principal.workspaceId, {

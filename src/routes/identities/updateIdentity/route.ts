@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { identityResponse, shownObject, type IdentityResponse } from '../../../keys/describe.js';
 import type { IdentityRecord, RatelimitConfig } from '../../../storage/records.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
@@ -11,33 +11,30 @@ import { IDENTITY } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input {
-  identity: string;
-  meta?: Record<string, unknown>;
-  ratelimits?: RatelimitRequest[];
-}
-
 /** The request's limits replace the identity's; a name kept keeps its id (its counters' owner). */
 function replaceLimits(current: readonly RatelimitConfig[], requested: readonly RatelimitRequest[]): RatelimitConfig[] {
   const ids = new Map(current.map((r) => [r.name, r.id]));
   return requested.map((r) => ({ id: ids.get(r.name) ?? newId('rl'), name: r.name, limit: r.limit, duration: r.duration, autoApply: r.autoApply }));
 }
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['identity'],
+  properties: {
+    identity: IDENTITY_PARAM,
+    meta: META,
+    ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 export const identitiesUpdateIdentity = defineRoute<Input, IdentityResponse>({
   name: 'identities.updateIdentity',
   audited: true,
   // The identity after the update (its `meta` as the request sent it).
   responseSchema: IDENTITY,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['identity'],
-    properties: {
-      identity: IDENTITY_PARAM,
-      meta: META,
-      ratelimits: { type: 'array', maxItems: 50, items: RATELIMIT_REQUEST },
-    },
-  },
+  requestSchema,
   checkInput: (input) => assertMetaSize(input.meta, 'meta'),
   async handle(ctx) {
     const { input, principal, services } = ctx;

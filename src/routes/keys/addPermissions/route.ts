@@ -10,9 +10,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.addPermissions',
   audited: true,
-
-export const keysAddPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
-  name: 'keys.addPermissions',
   // The key's direct permissions before the call, then those added.
   responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(1),

@@ -8,9 +8,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.addRoles',
   audited: true,
-
-export const keysAddRoles = defineRoute<RolesInput, RoleResponse[]>({
-  name: 'keys.addRoles',
   // The key's roles before the call, then those added, each with its permissions.
   responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(1),

@@ -1,4 +1,5 @@
-import { API_ID, EXTERNAL_ID, MAX_SAFE, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS, type RatelimitRequest } from '../../schemas.js';
+import type { RequestOf } from '../../define.js';
+import { API_ID, EXTERNAL_ID, MAX_SAFE, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS } from '../../schemas.js';
 
 export const CREDITS_REQUEST = {
   type: 'object',
@@ -20,10 +21,7 @@ export const CREDITS_REQUEST = {
   },
 } as const;
 
-export interface CreditsRequest {
-  remaining: number | null;
-  refill?: { interval: 'daily' | 'monthly'; amount: number; refillDay?: number };
-}
+export type CreditsRequest = RequestOf<typeof CREDITS_REQUEST>;
 
 export const createKeySchema = {
   type: 'object',
@@ -46,18 +44,4 @@ export const createKeySchema = {
   },
 } as const;
 
-export interface CreateKeyInput {
-  apiId: string;
-  prefix?: string;
-  name?: string;
-  byteLength: number;
-  externalId?: string;
-  meta?: Record<string, unknown>;
-  roles?: string[];
-  permissions?: string[];
-  expires?: number;
-  credits?: CreditsRequest;
-  ratelimits?: RatelimitRequest[];
-  enabled: boolean;
-  recoverable: boolean;
-}
+export type CreateKeyInput = RequestOf<typeof createKeySchema>;

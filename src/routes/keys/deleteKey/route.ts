@@ -1,22 +1,23 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { keyId: string; permanent: boolean }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['keyId'],
+  properties: { keyId: KEY_ID, permanent: { type: 'boolean', default: false } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
   name: 'keys.deleteKey',
   audited: true,
   responseSchema: EMPTY_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['keyId'],
-    properties: { keyId: KEY_ID, permanent: { type: 'boolean', default: false } },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).

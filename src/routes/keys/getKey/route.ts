@@ -1,21 +1,22 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
 
-interface Input { keyId: string; decrypt: boolean }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['keyId'],
+  properties: { keyId: KEY_ID, decrypt: { type: 'boolean', default: false } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const keysGetKey = defineRoute<Input, KeyResponse>({
   name: 'keys.getKey',
   responseSchema: KEY_RESPONSE_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['keyId'],
-    properties: { keyId: KEY_ID, decrypt: { type: 'boolean', default: false } },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     const { storage } = services;
     // Looked up first: the acceptable tuples name the key's API (Unkey's order: 404 before 403).

@@ -1,5 +1,6 @@
-import { API_ID, EXTERNAL_ID, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS, type RatelimitRequest } from '../../schemas.js';
-import { CREDITS_REQUEST, type CreditsRequest } from '../createKey/schema.js';
+import type { RequestOf } from '../../define.js';
+import { API_ID, EXTERNAL_ID, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS } from '../../schemas.js';
+import { CREDITS_REQUEST } from '../createKey/schema.js';
 
 const MIGRATED_KEY = {
   type: 'object',
@@ -32,21 +33,5 @@ export const migrateKeysSchema = {
   },
 } as const;
 
-export interface MigratedKeyInput {
-  hash: string;
-  name?: string;
-  externalId?: string;
-  meta?: Record<string, unknown>;
-  roles?: string[];
-  permissions?: string[];
-  expires?: number;
-  enabled: boolean;
-  credits?: CreditsRequest;
-  ratelimits?: RatelimitRequest[];
-}
-
-export interface MigrateKeysInput {
-  migrationId: string;
-  apiId: string;
-  keys: MigratedKeyInput[];
-}
+export type MigrateKeysInput = RequestOf<typeof migrateKeysSchema>;
+export type MigratedKeyInput = MigrateKeysInput['keys'][number];

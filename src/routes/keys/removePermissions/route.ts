@@ -10,9 +10,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.removePermissions',
   audited: true,
-
-export const keysRemovePermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
-  name: 'keys.removePermissions',
   // The key's direct permissions that remain.
   responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(1),

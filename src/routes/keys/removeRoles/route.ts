@@ -8,9 +8,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.removeRoles',
   audited: true,
-
-export const keysRemoveRoles = defineRoute<RolesInput, RoleResponse[]>({
-  name: 'keys.removeRoles',
   // The key's roles that remain, each with its permissions.
   responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(1),

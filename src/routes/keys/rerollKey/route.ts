@@ -3,15 +3,13 @@ import { generateKey } from '../../../keys/format.js';
 import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { permissionsOfKey, rolesOfKey } from '../rbac.js';
 import { NEW_KEY } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
-
-interface Input { keyId: string; expiration: number }
 
 /** Collisions of 16 random bytes do not happen; the retry only guards the unique index. */
 const MAX_ATTEMPTS = 3;
@@ -33,17 +31,20 @@ function oldKeyExpiry(now: number, expiration: number): number {
   return Math.ceil((now + expiration) / MINUTE_MS) * MINUTE_MS;
 }
 
+const requestSchema = {
+  type: 'object',
+  required: ['keyId', 'expiration'],
+  properties: { keyId: KEY_ID, expiration: TIMESTAMP_MS },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
   name: 'keys.rerollKey',
   audited: true,
   // The new key; the old one keeps working until its new expiry.
   responseSchema: NEW_KEY,
   // Unkey tolerates unknown top-level properties on this procedure.
-  requestSchema: {
-    type: 'object',
-    required: ['keyId', 'expiration'],
-    properties: { keyId: KEY_ID, expiration: TIMESTAMP_MS },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     const { storage } = services;

@@ -8,9 +8,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysSetPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
   name: 'keys.setPermissions',
   audited: true,
-
-export const keysSetPermissions = defineRoute<PermissionsInput, PermissionResponse[]>({
-  name: 'keys.setPermissions',
   // The key's direct permissions as set.
   responseSchema: PERMISSION_LIST,
   requestSchema: permissionsSchema(0),

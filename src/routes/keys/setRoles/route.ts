@@ -8,9 +8,6 @@ import { changesOf } from '../../../audit/changes.js';
 export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
   name: 'keys.setRoles',
   audited: true,
-
-export const keysSetRoles = defineRoute<RolesInput, RoleResponse[]>({
-  name: 'keys.setRoles',
   // The key's roles as set, each with its permissions.
   responseSchema: ROLE_LIST,
   requestSchema: rolesSchema(0),

@@ -1,39 +1,36 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { creditsResponse, type CreditsResponse } from '../../../keys/describe.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { findLiveKey } from '../live-key.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input {
-  keyId: string;
-  operation: 'set' | 'increment' | 'decrement';
-  value?: number | null;
-}
-
 /** Unkey's KeyCreditsData as this procedure answers it: `remaining` always present, null when unlimited. */
 type Output = Omit<CreditsResponse, 'remaining'> & { remaining: number | null };
 
 const invalid = (detail: string) => new ApiError('err:unkey:application:invalid_input', detail);
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['keyId', 'operation'],
+  properties: {
+    // Unkey constrains this keyId less than the other key procedures do: ≥ 3 characters only.
+    keyId: { type: 'string', minLength: 3 },
+    operation: { type: 'string', enum: ['set', 'increment', 'decrement'] },
+    value: { type: ['integer', 'null'], minimum: 0, maximum: MAX_SAFE },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 export const keysUpdateCredits = defineRoute<Input, Output>({
   name: 'keys.updateCredits',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['keyId', 'operation'],
-    properties: {
-      // Unkey constrains this keyId less than the other key procedures do: ≥ 3 characters only.
-      keyId: { type: 'string', minLength: 3 },
-      operation: { type: 'string', enum: ['set', 'increment', 'decrement'] },
-      value: { type: ['integer', 'null'], minimum: 0, maximum: MAX_SAFE },
-    },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     const { storage } = services;

@@ -1,11 +1,13 @@
-import { EXTERNAL_ID, MAX_SAFE, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS, type RatelimitRequest } from '../../schemas.js';
+import type { RequestOf } from '../../define.js';
+import { EXTERNAL_ID, MAX_SAFE, META, PERMISSION_SLUG, RATELIMIT_REQUEST, TIMESTAMP_MS } from '../../schemas.js';
 import { KEY_ID } from '../live-key.js';
 
 /**
  * Three states per field, as in Unkey: omitted = keep, null = clear, value = set. `ratelimits`,
  * `enabled`, `roles` and `permissions` are not nullable (Unkey's schema rejects null for them).
  */
-const nullable = <S extends { type: string }>(schema: S) => ({ ...schema, type: [schema.type, 'null'] });
+const nullable = <const S extends { readonly type: string }>(schema: S): Omit<S, 'type'> & { readonly type: readonly [S['type'], 'null'] } =>
+  ({ ...schema, type: [schema.type, 'null'] as const });
 
 export const updateKeySchema = {
   type: 'object',
@@ -41,22 +43,6 @@ export const updateKeySchema = {
   },
 } as const;
 
-export interface RefillRequest { interval: 'daily' | 'monthly'; amount: number; refillDay?: number }
-
-export interface CreditsUpdate {
-  remaining?: number | null;
-  refill?: RefillRequest | null;
-}
-
-export interface UpdateKeyInput {
-  keyId: string;
-  name?: string | null;
-  externalId?: string | null;
-  meta?: Record<string, unknown> | null;
-  expires?: number | null;
-  credits?: CreditsUpdate | null;
-  ratelimits?: RatelimitRequest[];
-  enabled?: boolean;
-  roles?: string[];
-  permissions?: string[];
-}
+export type UpdateKeyInput = RequestOf<typeof updateKeySchema>;
+export type CreditsUpdate = NonNullable<UpdateKeyInput['credits']>;
+export type RefillRequest = NonNullable<CreditsUpdate['refill']>;

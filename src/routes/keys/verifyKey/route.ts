@@ -1,7 +1,7 @@
 import { ApiError } from '../../../errors/api-error.js';
 import { hasActionOnAny } from '../../../auth/permissions.js';
-import { verifyKey, type VerifyInput, type VerifyResult } from '../../../keys/verify.js';
-import { defineRoute } from '../../define.js';
+import { verifyKey, type VerifyResult } from '../../../keys/verify.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { responseSchema } from './response.js';
 
@@ -15,44 +15,46 @@ const KEY_MAX_LENGTH = 512;
  */
 const PLAIN_BODY = new RegExp(`^\\{"key":"([^"\\\\\\u0000-\\u001f]{${KEY_MIN_LENGTH},${KEY_MAX_LENGTH}})"\\}$`);
 
-export const keysVerifyKey = defineRoute<VerifyInput, VerifyResult>({
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['key'],
+  properties: {
+    key: { type: 'string', minLength: KEY_MIN_LENGTH, maxLength: KEY_MAX_LENGTH },
+    tags: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 512 } },
+    permissions: { type: 'string', minLength: 1, maxLength: 1000 },
+    credits: {
+      type: 'object', additionalProperties: false, required: ['cost'],
+      properties: { cost: { type: 'integer', minimum: 0, maximum: 1e12 } },
+    },
+    ratelimits: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        // Extra properties are tolerated here, as Unkey does.
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 3, maxLength: 255 },
+          cost: { type: 'integer', minimum: 0, maximum: MAX_SAFE, default: 1 },
+          // keygate rejects inline values Unkey would silently ignore (see docs/differences-from-unkey.md).
+          limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
+          duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
+        },
+      },
+    },
+    migrationId: { type: 'string', maxLength: 256 },
+  },
+} as const;
+
+export const keysVerifyKey = defineRoute<RequestOf<typeof requestSchema>, VerifyResult>({
   name: 'keys.verifyKey',
   responseSchema,
   quickInput(text) {
     const plain = PLAIN_BODY.exec(text);
     return plain === null ? undefined : { key: plain[1]! };
   },
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['key'],
-    properties: {
-      key: { type: 'string', minLength: KEY_MIN_LENGTH, maxLength: KEY_MAX_LENGTH },
-      tags: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 512 } },
-      permissions: { type: 'string', minLength: 1, maxLength: 1000 },
-      credits: {
-        type: 'object', additionalProperties: false, required: ['cost'],
-        properties: { cost: { type: 'integer', minimum: 0, maximum: 1e12 } },
-      },
-      ratelimits: {
-        type: 'array',
-        maxItems: 100,
-        items: {
-          // Extra properties are tolerated here, as Unkey does.
-          type: 'object',
-          required: ['name'],
-          properties: {
-            name: { type: 'string', minLength: 3, maxLength: 255 },
-            cost: { type: 'integer', minimum: 0, maximum: MAX_SAFE, default: 1 },
-            // keygate rejects inline values Unkey would silently ignore (see docs/differences-from-unkey.md).
-            limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
-            duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
-          },
-        },
-      },
-      migrationId: { type: 'string', maxLength: 256 },
-    },
-  },
+  requestSchema,
   handle({ input, principal, services, requestId }) {
     // A root key that may verify nothing at all gets the 403 (forbidden) before any lookup, which
     // reveals nothing; one scoped to other APIs gets NOT_FOUND for keys outside its scope.

@@ -2,25 +2,26 @@ import { hasAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { hashKey } from '../../../keys/format.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { liveKey } from '../live-key.js';
 import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
 
-interface Input { key: string }
-
 /** One detail for every miss, so the answer never tells a missing key from a forbidden one. */
 const NOT_FOUND = 'The specified key was not found.';
+
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['key'],
+  properties: { key: { type: 'string', minLength: 1, maxLength: 512 } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const keysWhoami = defineRoute<Input, KeyResponse>({
   name: 'keys.whoami',
   // As getKey, with `permissions` sorted.
   responseSchema: KEY_RESPONSE_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['key'],
-    properties: { key: { type: 'string', minLength: 1, maxLength: 512 } },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     const { storage } = services;
     const found = await storage.keys.findByHash(hashKey(input.key));

@@ -2,25 +2,26 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION } from '../shared.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input { name: string; slug: string; description?: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'slug'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 512 }, slug: PERMISSION_SLUG, description: DESCRIPTION },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsCreatePermission = defineRoute<Input, { permissionId: string }>({
   name: 'permissions.createPermission',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name', 'slug'],
-    properties: { name: { type: 'string', minLength: 1, maxLength: 512 }, slug: PERMISSION_SLUG, description: DESCRIPTION },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.create_permission']);

@@ -2,28 +2,29 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION, resolveSlugs, ROLE_NAME } from '../shared.js';
 import { responseSchema } from './response.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input { name: string; description?: string; permissions?: string[] }
-
 const conflict = (name: string): ApiError =>
   new ApiError('err:unkey:data:role_already_exists', `A role with name '${name}' already exists in this workspace`);
+
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: ROLE_NAME, description: DESCRIPTION, permissions: { type: 'array', items: PERMISSION_SLUG } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsCreateRole = defineRoute<Input, { roleId: string }>({
   name: 'permissions.createRole',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name'],
-    properties: { name: ROLE_NAME, description: DESCRIPTION, permissions: { type: 'array', items: PERMISSION_SLUG } },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.create_role']);

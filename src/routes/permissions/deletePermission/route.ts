@@ -1,22 +1,23 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { permission: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['permission'],
+  properties: { permission: PERMISSION_SLUG },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsDeletePermission = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deletePermission',
   audited: true,
   responseSchema: EMPTY_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['permission'],
-    properties: { permission: PERMISSION_SLUG },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.delete_permission']);

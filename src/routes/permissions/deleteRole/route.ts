@@ -1,22 +1,23 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { ROLE_NAME } from '../shared.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { role: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['role'],
+  properties: { role: ROLE_NAME },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsDeleteRole = defineRoute<Input, Record<string, never>>({
   name: 'permissions.deleteRole',
   audited: true,
   responseSchema: EMPTY_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['role'],
-    properties: { role: ROLE_NAME },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.delete_role']);

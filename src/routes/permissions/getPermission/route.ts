@@ -1,21 +1,22 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, type PermissionResponse } from '../shared.js';
 import { PERMISSION } from '../../response-schemas.js';
 
-interface Input { permission: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['permission'],
+  properties: { permission: PERMISSION_SLUG },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsGetPermission = defineRoute<Input, PermissionResponse>({
   name: 'permissions.getPermission',
   responseSchema: PERMISSION,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['permission'],
-    properties: { permission: PERMISSION_SLUG },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     // Checked before the lookup, so a 403 says nothing about whether the permission exists.
     requireAny(principal, ['rbac.*.read_permission']);

@@ -1,20 +1,21 @@
 import { requireAny } from '../../../auth/permissions.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { toPage } from '../../pagination.js';
 import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, roleResponse, type RoleResponse } from '../shared.js';
 import { ROLE } from '../../response-schemas.js';
 
-interface Input { limit: number; cursor?: string; search?: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: LIST_SEARCH },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsListRoles = defineListRoute<Input, RoleResponse>({
   name: 'permissions.listRoles',
   // One role of the page.
   responseSchema: ROLE,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: LIST_SEARCH },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     requireAny(principal, ['rbac.*.read_role']);
     const records = await services.storage.roles.list(principal.workspaceId, {

@@ -1,30 +1,31 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
 import { PERMISSION_LIST } from '../../response-schemas.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Input { roleId: string; permissions: string[] }
-
 const notFound = (): ApiError => new ApiError('err:unkey:data:role_not_found', 'The requested role does not exist.');
+
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['roleId', 'permissions'],
+  properties: {
+    roleId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_-]+$' },
+    permissions: { type: 'array', items: PERMISSION_SLUG },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 export const permissionsSetRolePermissions = defineRoute<Input, PermissionResponse[]>({
   name: 'permissions.setRolePermissions',
   audited: true,
   // The role's permissions as set, by slug.
   responseSchema: PERMISSION_LIST,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['roleId', 'permissions'],
-    properties: {
-      roleId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_-]+$' },
-      permissions: { type: 'array', items: PERMISSION_SLUG },
-    },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['rbac.*.add_permission_to_role']);

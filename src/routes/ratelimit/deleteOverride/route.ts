@@ -1,18 +1,16 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
-import { OVERRIDE_REQUEST, existingNamespace } from '../shared.js';
+import { OVERRIDE_REQUEST, existingNamespace, type OverrideRequest } from '../shared.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
-
-interface Input { namespace: string; identifier: string }
 
 /**
  * Soft-deletes the override whose identifier is exactly `identifier` (a pattern is deleted by
  * naming the pattern, never by an identifier it matches). Unkey's order: namespace 404 →
  * permission 403 → override 404.
  */
-export const ratelimitDeleteOverride = defineRoute<Input, Record<string, never>>({
+export const ratelimitDeleteOverride = defineRoute<OverrideRequest, Record<string, never>>({
   name: 'ratelimit.deleteOverride',
   audited: true,
   responseSchema: EMPTY_DATA,

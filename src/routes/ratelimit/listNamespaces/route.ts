@@ -1,10 +1,15 @@
 import { hasActionOnAny, hasAny, requireAny } from '../../../auth/permissions.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { readablePage } from '../../readable-page.js';
 import { responseSchema } from './response.js';
 
-interface Input { limit: number; cursor?: string; search?: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: { type: 'string', maxLength: 256 } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /**
  * keygate's own procedure (Unkey's v2 API cannot list namespaces): live rate-limit namespaces in
@@ -14,11 +19,7 @@ interface Input { limit: number; cursor?: string; search?: string }
 export const ratelimitListNamespaces = defineListRoute<Input, { id: string; name: string }>({
   name: 'ratelimit.listNamespaces',
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { limit: LIST_LIMIT, cursor: LIST_CURSOR, search: { type: 'string', maxLength: 256 } },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     if (!hasActionOnAny(principal, 'ratelimit', 'read_namespace')) requireAny(principal, ['ratelimit.*.read_namespace']);
     const all = hasAny(principal, ['ratelimit.*.read_namespace']);

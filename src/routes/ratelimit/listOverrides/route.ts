@@ -1,26 +1,27 @@
 import { requireAny } from '../../../auth/permissions.js';
-import { defineListRoute } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, toPage } from '../../pagination.js';
 import { existingNamespace, NAMESPACE, overrideResponse } from '../shared.js';
 import { RATELIMIT_OVERRIDE } from '../../response-schemas.js';
 
-interface Input { namespace: string; cursor?: string; limit: number }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['namespace'],
+  properties: {
+    namespace: NAMESPACE,
+    cursor: LIST_CURSOR,
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /** Live overrides of a namespace in id order; Unkey's server default page is 50 (its schema says 10). */
 export const ratelimitListOverrides = defineListRoute<Input, ReturnType<typeof overrideResponse>>({
   name: 'ratelimit.listOverrides',
   // One override of the page.
   responseSchema: RATELIMIT_OVERRIDE,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['namespace'],
-    properties: {
-      namespace: NAMESPACE,
-      cursor: LIST_CURSOR,
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
-    },
-  },
+  requestSchema,
   async handle({ input, principal, services }) {
     // A soft-deleted namespace still lists its overrides, as in Unkey.
     const namespace = await existingNamespace(principal, services, input.namespace, true);

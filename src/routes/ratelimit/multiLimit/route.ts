@@ -1,6 +1,6 @@
 import { hasAny, requireAny } from '../../../auth/permissions.js';
-import { defineRoute } from '../../define.js';
-import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces, type LimitRequest } from '../shared.js';
+import { defineRoute, type RequestOf } from '../../define.js';
+import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces } from '../shared.js';
 import { responseSchema } from './response.js';
 
 interface LimitOutcome {
@@ -14,16 +14,18 @@ interface LimitOutcome {
 }
 interface Output { passed: boolean; limits: LimitOutcome[] }
 
+// The body is a JSON array (Unkey's shape); its items are as strict as ratelimit.limit's body.
+const requestSchema = { type: 'array', minItems: 1, maxItems: 100, items: LIMIT_REQUEST } as const;
+
 /**
  * Several ratelimit.limit checks, all or nothing: every item goes into ONE limiter group, so the
  * batch is decided at one timestamp and either every cost is consumed or none. Each item is the
  * same request ratelimit.limit takes and resolves namespace and override the same way (shared.ts).
  */
-export const ratelimitMultiLimit = defineRoute<LimitRequest[], Output>({
+export const ratelimitMultiLimit = defineRoute<RequestOf<typeof requestSchema>, Output>({
   name: 'ratelimit.multiLimit',
   responseSchema,
-  // The body is a JSON array (Unkey's shape); its items are as strict as ratelimit.limit's body.
-  requestSchema: { type: 'array', minItems: 1, maxItems: 100, items: LIMIT_REQUEST },
+  requestSchema,
   async handle({ input, principal, services }) {
     const namespaces = await resolveNamespaces(principal, services, input.map((item) => item.namespace));
     // Unkey's order: create missing namespaces → authorize every namespace → 410 if any is deleted.

@@ -3,14 +3,12 @@ import { ApiError } from '../../../errors/api-error.js';
 import { MAX_WILDCARD_OVERRIDES } from '../../../ratelimit/overrides.js';
 import type { Services } from '../../../wiring/services.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
-
-interface Input { namespace: string; identifier: string; limit: number; duration: number }
 
 /** A new pattern must fit under the namespace's cap; replacing an existing one always does. */
 async function assertRoomForWildcard(services: Services, namespaceId: string, identifier: string): Promise<void> {
@@ -22,6 +20,21 @@ async function assertRoomForWildcard(services: Services, namespaceId: string, id
 }
 interface Output { overrideId: string }
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['namespace', 'identifier', 'limit', 'duration'],
+  properties: {
+    namespace: NAMESPACE,
+    // An exact identifier, or a pattern where `*` is any run of characters.
+    identifier: IDENTIFIER,
+    // 0 blocks every matching request (keygate answers success:false; Unkey answers 500).
+    limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
+    duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 /**
  * Upsert on (namespace, identifier): an existing override keeps its id; a deleted one is revived
  * with its old id (Unkey keeps it deleted, which its own docs call a bug). The namespace must
@@ -31,19 +44,7 @@ export const ratelimitSetOverride = defineRoute<Input, Output>({
   name: 'ratelimit.setOverride',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['namespace', 'identifier', 'limit', 'duration'],
-    properties: {
-      namespace: NAMESPACE,
-      // An exact identifier, or a pattern where `*` is any run of characters.
-      identifier: IDENTIFIER,
-      // 0 blocks every matching request (keygate answers success:false; Unkey answers 500).
-      limit: { type: 'integer', minimum: 0, maximum: MAX_SAFE },
-      duration: { type: 'integer', minimum: 1000, maximum: MAX_SAFE },
-    },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     const namespace = await existingNamespace(principal, services, input.namespace);

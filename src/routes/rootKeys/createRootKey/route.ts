@@ -2,16 +2,11 @@ import { newRootKey } from '../../../auth/bootstrap.js';
 import { permissionProblem, requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { newId } from '../../../util/ids.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { requireHeld } from '../grants.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
-
-interface Input {
-  name: string;
-  permissions: string[];
-}
 
 interface Output {
   rootKeyId: string;
@@ -20,20 +15,23 @@ interface Output {
   start: string;
 }
 
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'permissions'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    permissions: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 300 } },
+  },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
+
 /** keygate's own procedure (Unkey creates root keys in its dashboard): the dashboard calls it too. */
 export const rootKeysCreateRootKey = defineRoute<Input, Output>({
   name: 'rootKeys.createRootKey',
   audited: true,
   responseSchema,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['name', 'permissions'],
-    properties: {
-      name: { type: 'string', minLength: 1, maxLength: 200 },
-      permissions: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', minLength: 1, maxLength: 300 } },
-    },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['root_key.*.create_root_key']);

@@ -1,11 +1,17 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { defineRoute } from '../../define.js';
+import { defineRoute, type RequestOf } from '../../define.js';
 import { requireHeld } from '../grants.js';
 import { EMPTY_DATA } from '../../response-schemas.js';
 import { target } from '../../../audit/targets.js';
 
-interface Input { rootKeyId: string }
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['rootKeyId'],
+  properties: { rootKeyId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+} as const;
+type Input = RequestOf<typeof requestSchema>;
 
 /**
  * Revokes a root key: it stops authenticating at once (dashboard sessions signed in with it
@@ -16,12 +22,7 @@ export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
   name: 'rootKeys.revokeRootKey',
   audited: true,
   responseSchema: EMPTY_DATA,
-  requestSchema: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['rootKeyId'],
-    properties: { rootKeyId: { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
-  },
+  requestSchema,
   async handle(ctx) {
     const { input, principal, services } = ctx;
     requireAny(principal, ['root_key.*.revoke_root_key']);

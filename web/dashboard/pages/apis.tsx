@@ -2,25 +2,12 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, data } from '../api.js';
 import { navigate, useAction, useAsync } from '../hooks.js';
-import { LimitsEditor, LimitsSummary, parseLimits, type LimitDraft, type Ratelimit } from '../limits.js';
+import { LimitsEditor, LimitsSummary, parseLimits, type LimitDraft } from '../limits.js';
 import {
   AsyncView, Badge, Button, Card, ConfirmModal, Empty, Field, FormModal, Page, RevealOnce, SearchBox, formatCount, formatTime,
 } from '../ui.js';
 import { ApiFailure } from '../api.js';
-
-interface Api { id: string; name: string }
-
-interface Key {
-  keyId: string;
-  start: string;
-  enabled: boolean;
-  name?: string;
-  createdAt: number;
-  expires?: number;
-  credits?: { remaining: number; refill?: { interval: string; amount: number } };
-  identity?: { id: string; externalId: string };
-  ratelimits?: Ratelimit[];
-}
+import type { Api, Key } from '../answers.js';
 
 /** Every page of a list procedure, read in order (lists are small enough for a dashboard). */
 async function allPages<T>(procedure: string, body: Record<string, unknown>, max = 20): Promise<T[]> {

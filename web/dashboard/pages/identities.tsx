@@ -2,10 +2,9 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, call, data } from '../api.js';
 import { useAction, useAsync } from '../hooks.js';
-import { LimitsEditor, LimitsSummary, parseLimits, toDraft, type LimitDraft, type Ratelimit } from '../limits.js';
+import { LimitsEditor, LimitsSummary, parseLimits, toDraft, type LimitDraft } from '../limits.js';
 import { AsyncView, Button, Card, ConfirmModal, Empty, Field, FormModal, Page, SearchBox } from '../ui.js';
-
-interface Identity { id: string; externalId: string; ratelimits?: Ratelimit[] }
+import type { Identity } from '../answers.js';
 
 function EditIdentity({ identity, onClose, onSaved }: { identity: Identity | null; onClose: () => void; onSaved: () => void }): JSX.Element {
   const [externalId, setExternalId] = useState(identity?.externalId ?? '');

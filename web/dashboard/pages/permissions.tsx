@@ -4,9 +4,7 @@ import { call, data } from '../api.js';
 import { useAction, useAsync } from '../hooks.js';
 import { AsyncView, Badge, Button, Card, ConfirmModal, Empty, Field, FormModal, Page } from '../ui.js';
 import { allPages } from './apis.js';
-
-interface Permission { id: string; name: string; slug: string; description?: string }
-interface Role { id: string; name: string; description?: string; permissions?: Permission[] }
+import type { Permission, Role } from '../answers.js';
 
 function CreatePermission({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }): JSX.Element {
   const [name, setName] = useState('');

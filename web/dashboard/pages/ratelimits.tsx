@@ -4,9 +4,7 @@ import { ApiFailure, call, data } from '../api.js';
 import { useAction, useAsync } from '../hooks.js';
 import { AsyncView, Button, Card, ConfirmModal, Empty, Field, FormModal, Page, SearchBox, formatDuration, parseDuration } from '../ui.js';
 import { allPages } from './apis.js';
-
-interface Namespace { id: string; name: string }
-interface Override { overrideId: string; identifier: string; limit: number; duration: number }
+import type { Namespace, Override } from '../answers.js';
 
 export function RatelimitsPage(): JSX.Element {
   const [search, setSearch] = useState('');

@@ -4,15 +4,7 @@ import { ACTIONS } from '../../../src/auth/catalogue.js';
 import { data, type SessionInfo } from '../api.js';
 import { useAction, useAsync } from '../hooks.js';
 import { AsyncView, Badge, Button, Card, ConfirmModal, Empty, Field, FormModal, Page, RevealOnce, formatTime } from '../ui.js';
-
-interface RootKey {
-  id: string;
-  name?: string;
-  start: string;
-  permissions: string[];
-  createdAt: number;
-  revokedAt?: number;
-}
+import type { RootKey } from '../answers.js';
 
 const TYPE_LABELS: Record<string, string> = { api: 'APIs and keys', ratelimit: 'Rate limits', rbac: 'Permissions and roles', identity: 'Identities', root_key: 'Root keys' };
 

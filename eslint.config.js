@@ -45,10 +45,16 @@ const layerZones = [
     message: 'Wiring builds the services; the entry points put them together with the server.',
   },
   {
+    target: './src/shapes',
+    from: './src',
+    except: ['./shapes'],
+    message: 'The answer shapes are plain data that every layer reads: they import nothing of keygate.',
+  },
+  {
     target: './web',
     from: './src',
     // The permission catalogue, and the response schemas its answer types are derived from (web/dashboard/answers.ts).
-    except: ['./auth/catalogue.ts', './routes/response-schemas.ts', './routes/rootKeys/listRootKeys/response.ts'],
+    except: ['./auth/catalogue.ts', './shapes/responses.ts', './routes/rootKeys/listRootKeys/response.ts'],
     message: 'The dashboard front end talks to the server over HTTP; it shares only the permission catalogue and the response schemas.',
   },
 ];

@@ -2,6 +2,8 @@
  * How keys and identities are described in answers (Unkey's KeyResponseData and Identity, and the
  * key fields of keys.verifyKey's answer in verify-answer.ts), all by the rule for empty values below.
  */
+import type { IDENTITY, KEY_CREDITS, KEY_RESPONSE_DATA, RATELIMIT_RESPONSE } from '../shapes/responses.js';
+import type { ShapeOf } from '../shapes/shape-of.js';
 import type { CreditsRecord, IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
 
 /**
@@ -14,16 +16,11 @@ export const shownObject = (value: Readonly<Record<string, unknown>> | undefined
 export const shownList = (value: readonly unknown[]): boolean => value.length > 0;
 
 /** RatelimitResponse: every field always present. */
-export interface RatelimitResponse { id: string; name: string; limit: number; duration: number; autoApply: boolean }
+export type RatelimitResponse = ShapeOf<typeof RATELIMIT_RESPONSE>;
 
 export const ratelimitResponse = (r: RatelimitConfig): RatelimitResponse => ({ id: r.id, name: r.name, limit: r.limit, duration: r.duration, autoApply: r.autoApply });
 
-export interface IdentityResponse {
-  id: string;
-  externalId: string;
-  meta?: Readonly<Record<string, unknown>>;
-  ratelimits?: RatelimitResponse[];
-}
+export type IdentityResponse = ShapeOf<typeof IDENTITY>;
 
 export const identityResponse = (identity: IdentityRecord): IdentityResponse => describeIdentity(identity, identity.ratelimits);
 
@@ -35,10 +32,7 @@ export function describeIdentity(identity: IdentityRecord, ratelimits: readonly 
   return out;
 }
 
-export interface CreditsResponse {
-  remaining: number;
-  refill?: { interval: 'daily' | 'monthly'; amount: number; refillDay?: number };
-}
+export type CreditsResponse = ShapeOf<typeof KEY_CREDITS>;
 
 export function creditsResponse(credits: CreditsRecord): CreditsResponse {
   const out: CreditsResponse = { remaining: credits.remaining };
@@ -46,21 +40,7 @@ export function creditsResponse(credits: CreditsRecord): CreditsResponse {
   return out;
 }
 
-export interface KeyResponse {
-  keyId: string;
-  start: string;
-  enabled: boolean;
-  name?: string;
-  meta?: Readonly<Record<string, unknown>>;
-  createdAt: number;
-  updatedAt?: number;
-  expires?: number;
-  permissions?: string[];
-  roles?: string[];
-  credits?: CreditsResponse;
-  identity?: IdentityResponse;
-  ratelimits?: RatelimitResponse[];
-}
+export type KeyResponse = ShapeOf<typeof KEY_RESPONSE_DATA>;
 
 /**
  * KeyResponseData of getKey, whoami and listKeys. `identity` is null when the key has none (or it was deleted).

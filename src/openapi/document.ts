@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Route } from '../routes/define.js';
-import { RESPONSE_COMPONENTS } from '../routes/response-schemas.js';
+import { RESPONSE_COMPONENTS } from '../shapes/responses.js';
 import { ComponentNames } from './components.js';
 import { ENVELOPE_COMPONENTS, successBody, type Schema } from './envelopes.js';
 import { ErrorResponses, REQUEST_ID_HEADER } from './error-responses.js';

@@ -54,7 +54,7 @@ export interface Route<I = unknown, O = unknown> {
    * JSON Schema of the success answer's `data`: for list procedures, of ONE item of the `data`
    * array (the envelope, with `pagination`, is the same for every list and is added by
    * src/openapi/). `null` for procedures whose success body has no `data` (deleteIdentity).
-   * A shared shape of routes/response-schemas.ts, or the procedure's own in its `response.ts`.
+   * A shared shape of shapes/responses.ts, or the procedure's own in its `response.ts`.
    * Every registered route has one (test/openapi/ refuses a route without, and checks it against
    * real answers); optional in the type only so a route can be written before its answer is.
    */

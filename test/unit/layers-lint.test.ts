@@ -26,6 +26,7 @@ describe('layers (import-x/no-restricted-paths)', () => {
     ['src/routes/layer-fixture.ts', '../server/reply.js', 'not the transport'],
     ['src/wiring/layer-fixture.ts', '../routes/index.js', 'Wiring builds the services'],
     ['web/dashboard/layer-fixture.ts', '../../src/storage/types.js', 'over HTTP'],
+    ['src/shapes/layer-fixture.ts', '../keys/describe.js', 'import nothing of keygate'],
   ])('%s importing %s is reported', async (filePath, specifier, reason) => {
     const findings = await boundaryFindings(filePath, `import type * as imported from '${specifier}';\nexport type Imported = typeof imported;\n`);
     expect(findings).toHaveLength(1);
@@ -34,11 +35,12 @@ describe('layers (import-x/no-restricted-paths)', () => {
 
   it.each([
     ['src/keys/layer-fixture.ts', '../storage/types.js'],
+    ['src/keys/layer-fixture.ts', '../shapes/responses.js'],
     ['src/server/layer-fixture.ts', '../routes/define.js'],
     ['src/routes/layer-fixture.ts', '../wiring/services.js'],
     ['src/wiring/layer-fixture.ts', '../keys/hot-set.js'],
     ['web/dashboard/layer-fixture.ts', '../../src/auth/catalogue.js'],
-    ['web/dashboard/layer-fixture.ts', '../../src/routes/response-schemas.js'],
+    ['web/dashboard/layer-fixture.ts', '../../src/shapes/responses.js'],
   ])('%s importing %s is allowed', async (filePath, specifier) => {
     expect(await boundaryFindings(filePath, `import type * as imported from '${specifier}';\nexport type Imported = typeof imported;\n`)).toEqual([]);
   });

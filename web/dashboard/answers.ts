@@ -3,7 +3,7 @@
  * so the two cannot drift. Type-only imports: nothing of the server is bundled.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { ID_AND_NAME, IDENTITY, KEY_RESPONSE_DATA, PERMISSION, RATELIMIT_OVERRIDE, ROLE } from '../../src/routes/response-schemas.js';
+import type { ID_AND_NAME, IDENTITY, KEY_RESPONSE_DATA, PERMISSION, RATELIMIT_OVERRIDE, ROLE } from '../../src/shapes/responses.js';
 import type { responseSchema as ROOT_KEY_LIST } from '../../src/routes/rootKeys/listRootKeys/response.js';
 
 export type Api = FromSchema<typeof ID_AND_NAME>;

@@ -3,12 +3,14 @@
  * permissions.* procedures.
  */
 import { requireAny, type Principal } from '../../auth/permissions.js';
+import type { PERMISSION, ROLE } from '../../shapes/responses.js';
+import type { ShapeOf } from '../../shapes/shape-of.js';
 import type { PermissionRecord, RoleRecord } from '../../storage/records.js';
 import type { Services } from '../../wiring/services.js';
 import { newId } from '../../util/ids.js';
 
-export interface PermissionResponse { id: string; name: string; slug: string; description?: string }
-export interface RoleResponse { id: string; name: string; description?: string; permissions?: PermissionResponse[] }
+export type PermissionResponse = ShapeOf<typeof PERMISSION>;
+export type RoleResponse = ShapeOf<typeof ROLE>;
 
 export function permissionResponse(p: PermissionRecord): PermissionResponse {
   const out: PermissionResponse = { id: p.id, name: p.name, slug: p.slug };

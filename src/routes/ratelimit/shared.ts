@@ -10,6 +10,8 @@ import { ApiError } from '../../errors/api-error.js';
 import { findOverride } from '../../ratelimit/overrides.js';
 import type { LimitCheck } from '../../ratelimit/types.js';
 import type { Services } from '../../wiring/services.js';
+import type { RATELIMIT_OVERRIDE } from '../../shapes/responses.js';
+import type { ShapeOf } from '../../shapes/shape-of.js';
 import type { NamespaceRecord, RatelimitOverrideRecord } from '../../storage/records.js';
 import type { OverrideStore } from '../../storage/types.js';
 import { newId } from '../../util/ids.js';
@@ -115,4 +117,6 @@ export async function planCheck(overrides: OverrideStore, namespace: NamespaceRe
 }
 
 /** Unkey's RatelimitOverride: every field always present. */
-export const overrideResponse = (o: RatelimitOverrideRecord) => ({ overrideId: o.id, identifier: o.identifier, limit: o.limit, duration: o.duration });
+export type OverrideResponse = ShapeOf<typeof RATELIMIT_OVERRIDE>;
+
+export const overrideResponse = (o: RatelimitOverrideRecord): OverrideResponse => ({ overrideId: o.id, identifier: o.identifier, limit: o.limit, duration: o.duration });

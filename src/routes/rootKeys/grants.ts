@@ -5,7 +5,9 @@
  */
 import { ApiError } from '../../errors/api-error.js';
 import type { Principal } from '../../auth/permissions.js';
+import type { ShapeOf } from '../../shapes/shape-of.js';
 import type { RootKeyRecord } from '../../storage/records.js';
+import type { responseSchema as ROOT_KEY_LIST } from './listRootKeys/response.js';
 
 export function holds(principal: Principal, permission: string): boolean {
   if (principal.permissions.has(permission)) return true;
@@ -21,15 +23,8 @@ export function requireHeld(principal: Principal, wanted: readonly string[], wha
     `A root key can only ${what} permissions it holds itself. Missing: ${missing.map((p) => `'${p}'`).join(', ')}.`);
 }
 
-/** The wire form of a root key: never its hash. */
-export interface RootKeyResponse {
-  readonly id: string;
-  readonly name?: string;
-  readonly start: string;
-  readonly permissions: readonly string[];
-  readonly createdAt: number;
-  readonly revokedAt?: number;
-}
+/** The wire form of a root key, as rootKeys.listRootKeys lists it: never its hash. */
+export type RootKeyResponse = ShapeOf<typeof ROOT_KEY_LIST>[number];
 
 export function rootKeyResponse(record: RootKeyRecord): RootKeyResponse {
   return {

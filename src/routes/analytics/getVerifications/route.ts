@@ -4,6 +4,7 @@ import type { Principal } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { ErrorCode } from '../../../errors/codes.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 
 /** Unkey's code for each reason a query is refused. */
 const CODES: Readonly<Record<QueryErrorKind, ErrorCode>> = {
@@ -40,14 +41,16 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const analyticsGetVerifications = defineRoute<Input, Record<string, unknown>[]>({
+const responseSchema = {
+  type: 'array',
+  description: 'One object per result row: column name → value (times as unix ms, NaN and Infinity as null).',
+  items: { type: 'object', additionalProperties: true },
+} as const;
+
+export const analyticsGetVerifications = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'analytics.getVerifications',
   requestSchema,
-  responseSchema: {
-    type: 'array',
-    description: 'One object per result row: column name → value (times as unix ms, NaN and Infinity as null).',
-    items: { type: 'object', additionalProperties: true },
-  },
+  responseSchema,
   async handle({ input, principal, services }) {
     // Checked before the query is read: a 403 says nothing about the query or the data.
     const apiIds = analyticsScope(principal);

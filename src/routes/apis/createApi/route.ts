@@ -1,6 +1,7 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
@@ -13,7 +14,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const apisCreateApi = defineRoute<Input, { apiId: string }>({
+export const apisCreateApi = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'apis.createApi',
   audited: true,
   responseSchema,

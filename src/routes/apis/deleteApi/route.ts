@@ -2,7 +2,8 @@ import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
-import { EMPTY_DATA } from '../../response-schemas.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
+import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 
 const NOT_FOUND = API_NOT_FOUND_DETAIL;
@@ -19,7 +20,7 @@ type Input = RequestOf<typeof requestSchema>;
  * Soft delete: the API's keys stay stored but stop verifying (verifyKey, like every key lookup,
  * requires a live API). Not idempotent: a second delete is a 404, as in Unkey.
  */
-export const apisDeleteApi = defineRoute<Input, Record<string, never>>({
+export const apisDeleteApi = defineRoute<Input, ShapeOf<typeof EMPTY_DATA>>({
   name: 'apis.deleteApi',
   audited: true,
   responseSchema: EMPTY_DATA,

@@ -1,4 +1,4 @@
-import { ID_AND_NAME } from '../../response-schemas.js';
+import { ID_AND_NAME } from '../../../shapes/responses.js';
 
 /** The API: its id and name. */
 export const responseSchema = ID_AND_NAME;

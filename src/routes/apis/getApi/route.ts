@@ -1,5 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { findLiveApi } from '../live-api.js';
 import { responseSchema } from './response.js';
 
@@ -11,7 +12,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const apisGetApi = defineRoute<Input, { id: string; name: string }>({
+export const apisGetApi = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'apis.getApi',
   responseSchema,
   requestSchema,

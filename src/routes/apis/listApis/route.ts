@@ -1,5 +1,6 @@
 import { hasActionOnAny, hasAny, requireAny } from '../../../auth/permissions.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { readablePage } from '../../readable-page.js';
 import { responseSchema } from './response.js';
@@ -16,7 +17,7 @@ type Input = RequestOf<typeof requestSchema>;
  * database): live APIs in id order, paginated. `api.*.read_api` lists every API; a key granted
  * `api.<apiId>.read_api` only sees those APIs; a key with neither gets the 403.
  */
-export const apisListApis = defineListRoute<Input, { id: string; name: string }>({
+export const apisListApis = defineListRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'apis.listApis',
   responseSchema,
   requestSchema,

@@ -6,7 +6,7 @@ import { notRecoverable } from '../../../keys/recoverable.js';
 import type { IdentityRecord } from '../../../storage/records.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
-import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
+import { KEY_RESPONSE_DATA } from '../../../shapes/responses.js';
 
 /** No API id or externalId is longer; longer values are not looked up (they name nothing). */
 const MAX_NAME = 255;

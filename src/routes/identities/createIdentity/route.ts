@@ -4,6 +4,7 @@ import { shownObject } from '../../../keys/describe.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import { EXTERNAL_ID, META, RATELIMIT_REQUEST } from '../../schemas.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
@@ -22,7 +23,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const identitiesCreateIdentity = defineRoute<Input, { identityId: string }>({
+export const identitiesCreateIdentity = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'identities.createIdentity',
   audited: true,
   responseSchema,

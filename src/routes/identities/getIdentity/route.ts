@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
-import { IDENTITY } from '../../response-schemas.js';
+import { IDENTITY } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { identityResponse, type IdentityResponse } from '../../../keys/describe.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
-import { IDENTITY } from '../../response-schemas.js';
+import { IDENTITY } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

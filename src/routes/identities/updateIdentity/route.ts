@@ -7,7 +7,7 @@ import { defineRoute, type RequestOf } from '../../define.js';
 import { META, RATELIMIT_REQUEST, type RatelimitRequest } from '../../schemas.js';
 import { IDENTITY_PARAM, findIdentity } from '../lookup.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { IDENTITY } from '../../response-schemas.js';
+import { IDENTITY } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 

@@ -3,7 +3,7 @@ import { permissionResponse, type PermissionResponse } from '../../permissions/s
 import {
   authorizedKey, byField, changeKeyList, holds, permissionsOfKey, permissionsSchema, resolvePermissions, type PermissionsInput,
 } from '../rbac.js';
-import { PERMISSION_LIST } from '../../response-schemas.js';
+import { PERMISSION_LIST } from '../../../shapes/responses.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 

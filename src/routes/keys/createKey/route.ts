@@ -3,6 +3,7 @@ import { generateKey } from '../../../keys/format.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import type { CreditsRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { findLiveApi } from '../../apis/live-api.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { createKeySchema, type CreateKeyInput } from './schema.js';
@@ -10,14 +11,14 @@ import { creditsFromRequest } from './credits.js';
 import { identityFor, newKeyRecord } from '../key-parts.js';
 import { deletedMeanwhile, existingRoles } from '../rbac.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { NEW_KEY } from '../../response-schemas.js';
+import { NEW_KEY } from '../../../shapes/responses.js';
 import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
 /** Collisions of 16+ random bytes do not happen; the retry only guards the unique index. */
 const MAX_ATTEMPTS = 3;
 
-export const keysCreateKey = defineRoute<CreateKeyInput, { keyId: string; key: string }>({
+export const keysCreateKey = defineRoute<CreateKeyInput, ShapeOf<typeof NEW_KEY>>({
   name: 'keys.createKey',
   audited: true,
   responseSchema: NEW_KEY,

@@ -1,8 +1,9 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { findLiveKey, KEY_ID, KEY_NOT_FOUND } from '../live-key.js';
-import { EMPTY_DATA } from '../../response-schemas.js';
+import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 
 const requestSchema = {
@@ -13,7 +14,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const keysDeleteKey = defineRoute<Input, Record<string, never>>({
+export const keysDeleteKey = defineRoute<Input, ShapeOf<typeof EMPTY_DATA>>({
   name: 'keys.deleteKey',
   audited: true,
   responseSchema: EMPTY_DATA,

@@ -3,7 +3,7 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { notRecoverable } from '../../../keys/recoverable.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
-import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
+import { KEY_RESPONSE_DATA } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

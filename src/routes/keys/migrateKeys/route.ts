@@ -15,6 +15,7 @@ import type { CreditsRecord, RoleRecord } from '../../../storage/records.js';
 import { DuplicateError, type NewKey } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { findLiveApi } from '../../apis/live-api.js';
 import { resolveSlugs } from '../../permissions/shared.js';
 import { creditsFromRequest } from '../createKey/credits.js';
@@ -25,7 +26,7 @@ import { responseSchema } from './response.js';
 import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Output { migrated: { hash: string; keyId: string }[]; failed: string[] }
+type Output = ShapeOf<typeof responseSchema>;
 
 /** The role with this name, created (without permissions) when the workspace has none. */
 async function roleNamed(services: Services, workspaceId: string, name: string): Promise<RoleRecord> {

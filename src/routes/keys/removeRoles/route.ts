@@ -1,7 +1,7 @@
 import { defineRoute } from '../../define.js';
 import { roleResponse, type RoleResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, existingRoles, NOTHING_ATTACHED, rolesOfKey, rolesSchema, without, type RolesInput } from '../rbac.js';
-import { ROLE_LIST } from '../../response-schemas.js';
+import { ROLE_LIST } from '../../../shapes/responses.js';
 import { roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 

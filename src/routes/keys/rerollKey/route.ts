@@ -4,10 +4,11 @@ import type { CreditsRecord, KeyRecord } from '../../../storage/records.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { TIMESTAMP_MS } from '../../schemas.js';
 import { findLiveKey, KEY_ID } from '../live-key.js';
 import { permissionsOfKey, rolesOfKey } from '../rbac.js';
-import { NEW_KEY } from '../../response-schemas.js';
+import { NEW_KEY } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -38,7 +39,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const keysRerollKey = defineRoute<Input, { keyId: string; key: string }>({
+export const keysRerollKey = defineRoute<Input, ShapeOf<typeof NEW_KEY>>({
   name: 'keys.rerollKey',
   audited: true,
   // The new key; the old one keeps working until its new expiry.

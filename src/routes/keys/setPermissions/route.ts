@@ -1,7 +1,7 @@
 import { defineRoute } from '../../define.js';
 import { permissionResponse, type PermissionResponse } from '../../permissions/shared.js';
 import { authorizedKey, changeKeyList, permissionsSchema, resolvePermissions, type PermissionsInput } from '../rbac.js';
-import { PERMISSION_LIST } from '../../response-schemas.js';
+import { PERMISSION_LIST } from '../../../shapes/responses.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 

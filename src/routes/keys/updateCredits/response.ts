@@ -1,4 +1,4 @@
-import { KEY_CREDITS_REFILL } from '../../response-schemas.js';
+import { KEY_CREDITS_REFILL } from '../../../shapes/responses.js';
 
 /** Unlike KeyCreditsData elsewhere, `remaining` is always here: null when the key is now unlimited. */
 export const responseSchema = {

@@ -1,15 +1,13 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
-import { creditsResponse, type CreditsResponse } from '../../../keys/describe.js';
+import { creditsResponse } from '../../../keys/describe.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { findLiveKey } from '../live-key.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
-
-/** Unkey's KeyCreditsData as this procedure answers it: `remaining` always present, null when unlimited. */
-type Output = Omit<CreditsResponse, 'remaining'> & { remaining: number | null };
 
 const invalid = (detail: string) => new ApiError('err:unkey:application:invalid_input', detail);
 
@@ -26,7 +24,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const keysUpdateCredits = defineRoute<Input, Output>({
+export const keysUpdateCredits = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'keys.updateCredits',
   audited: true,
   responseSchema,

@@ -4,6 +4,7 @@ import { shownObject } from '../../../keys/describe.js';
 import type { Services } from '../../../wiring/services.js';
 import type { KeyRecord, RatelimitConfig, RoleRecord } from '../../../storage/records.js';
 import { defineRoute } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { toRatelimitConfigs } from '../../ratelimits.js';
 import type { RatelimitRequest } from '../../schemas.js';
 import { resolveSlugs } from '../../permissions/shared.js';
@@ -13,7 +14,7 @@ import { nextCredits } from './credits.js';
 import { identityFor } from '../key-parts.js';
 import { updateKeySchema, type UpdateKeyInput } from './schema.js';
 import { assertMetaSize } from '../../../validation/json-bounds.js';
-import { EMPTY_DATA } from '../../response-schemas.js';
+import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { permissionTargets, roleTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
@@ -42,7 +43,7 @@ async function rolesNamed(services: Services, workspaceId: string, requested: re
   return roles;
 }
 
-export const keysUpdateKey = defineRoute<UpdateKeyInput, Record<string, never>>({
+export const keysUpdateKey = defineRoute<UpdateKeyInput, ShapeOf<typeof EMPTY_DATA>>({
   name: 'keys.updateKey',
   audited: true,
   responseSchema: EMPTY_DATA,

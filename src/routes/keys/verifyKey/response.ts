@@ -2,7 +2,7 @@
  * keys.verifyKey's answer: always a 200, the outcome in `valid` and `code`. An unknown key gets
  * `{valid: false, code: "NOT_FOUND"}` alone; a found key is described whatever the outcome.
  */
-import { IDENTITY } from '../../response-schemas.js';
+import { IDENTITY } from '../../../shapes/responses.js';
 
 export const responseSchema = {
   type: 'object',

@@ -4,7 +4,7 @@ import { keyResponse, type KeyResponse } from '../../../keys/describe.js';
 import { hashKey } from '../../../keys/format.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { liveKey } from '../live-key.js';
-import { KEY_RESPONSE_DATA } from '../../response-schemas.js';
+import { KEY_RESPONSE_DATA } from '../../../shapes/responses.js';
 
 /** One detail for every miss, so the answer never tells a missing key from a forbidden one. */
 const NOT_FOUND = 'The specified key was not found.';

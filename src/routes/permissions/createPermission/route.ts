@@ -3,6 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { DuplicateError } from '../../../storage/types.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { DESCRIPTION } from '../shared.js';
 import { responseSchema } from './response.js';
@@ -17,7 +18,7 @@ const requestSchema = {
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 
-export const permissionsCreatePermission = defineRoute<Input, { permissionId: string }>({
+export const permissionsCreatePermission = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'permissions.createPermission',
   audited: true,
   responseSchema,

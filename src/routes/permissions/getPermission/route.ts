@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, type PermissionResponse } from '../shared.js';
-import { PERMISSION } from '../../response-schemas.js';
+import { PERMISSION } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

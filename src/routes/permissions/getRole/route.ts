@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { roleResponse, ROLE_NAME, type RoleResponse } from '../shared.js';
-import { ROLE } from '../../response-schemas.js';
+import { ROLE } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

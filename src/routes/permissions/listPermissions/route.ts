@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
 import { toPage } from '../../pagination.js';
 import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, permissionResponse, type PermissionResponse } from '../shared.js';
-import { PERMISSION } from '../../response-schemas.js';
+import { PERMISSION } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

@@ -2,7 +2,7 @@ import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
 import { toPage } from '../../pagination.js';
 import { LIST_CURSOR, LIST_LIMIT, LIST_SEARCH, roleResponse, type RoleResponse } from '../shared.js';
-import { ROLE } from '../../response-schemas.js';
+import { ROLE } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',

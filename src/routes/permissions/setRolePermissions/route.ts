@@ -3,7 +3,7 @@ import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { PERMISSION_SLUG } from '../../schemas.js';
 import { permissionResponse, resolveSlugs, type PermissionResponse } from '../shared.js';
-import { PERMISSION_LIST } from '../../response-schemas.js';
+import { PERMISSION_LIST } from '../../../shapes/responses.js';
 import { permissionTargets, target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 

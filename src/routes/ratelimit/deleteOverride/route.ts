@@ -1,8 +1,9 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { OVERRIDE_REQUEST, existingNamespace, type OverrideRequest } from '../shared.js';
-import { EMPTY_DATA } from '../../response-schemas.js';
+import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 
 /**
@@ -10,7 +11,7 @@ import { target } from '../../../audit/targets.js';
  * naming the pattern, never by an identifier it matches). Unkey's order: namespace 404 →
  * permission 403 → override 404.
  */
-export const ratelimitDeleteOverride = defineRoute<OverrideRequest, Record<string, never>>({
+export const ratelimitDeleteOverride = defineRoute<OverrideRequest, ShapeOf<typeof EMPTY_DATA>>({
   name: 'ratelimit.deleteOverride',
   audited: true,
   responseSchema: EMPTY_DATA,

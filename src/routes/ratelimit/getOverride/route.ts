@@ -2,8 +2,8 @@ import { hasAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { findOverride } from '../../../ratelimit/overrides.js';
 import { defineRoute } from '../../define.js';
-import { OVERRIDE_REQUEST, existingNamespace, type OverrideRequest, overrideResponse } from '../shared.js';
-import { RATELIMIT_OVERRIDE } from '../../response-schemas.js';
+import { OVERRIDE_REQUEST, existingNamespace, overrideResponse, type OverrideRequest, type OverrideResponse } from '../shared.js';
+import { RATELIMIT_OVERRIDE } from '../../../shapes/responses.js';
 
 const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override_not_found', 'This override does not exist.');
 
@@ -11,7 +11,7 @@ const notFound = (): ApiError => new ApiError('err:unkey:data:ratelimit_override
  * The override ratelimit.limit would apply to `identifier`: the same matcher (exact first, then the
  * most specific pattern), so asking for `user_42` can answer the `user_*` override, as in Unkey.
  */
-export const ratelimitGetOverride = defineRoute<OverrideRequest, ReturnType<typeof overrideResponse>>({
+export const ratelimitGetOverride = defineRoute<OverrideRequest, OverrideResponse>({
   name: 'ratelimit.getOverride',
   // The override ratelimit.limit would apply to the identifier (possibly a matching pattern).
   responseSchema: RATELIMIT_OVERRIDE,

@@ -1,9 +1,10 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineRoute } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces, type LimitRequest } from '../shared.js';
 import { responseSchema } from './response.js';
 
-interface Output { success: boolean; limit: number; remaining: number; reset: number; overrideId?: string }
+type Output = ShapeOf<typeof responseSchema>;
 
 export const ratelimitLimit = defineRoute<LimitRequest, Output>({
   name: 'ratelimit.limit',

@@ -1,5 +1,6 @@
 import { hasActionOnAny, hasAny, requireAny } from '../../../auth/permissions.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { LIST_CURSOR, LIST_LIMIT, toPage } from '../../pagination.js';
 import { readablePage } from '../../readable-page.js';
 import { responseSchema } from './response.js';
@@ -16,7 +17,7 @@ type Input = RequestOf<typeof requestSchema>;
  * id order, paginated; `search` matches id or name. `ratelimit.*.read_namespace` lists every
  * namespace; `ratelimit.<namespaceId>.read_namespace` only those; neither is the 403.
  */
-export const ratelimitListNamespaces = defineListRoute<Input, { id: string; name: string }>({
+export const ratelimitListNamespaces = defineListRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'ratelimit.listNamespaces',
   responseSchema,
   requestSchema,

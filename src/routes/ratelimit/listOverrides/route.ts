@@ -1,8 +1,8 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineListRoute, type RequestOf } from '../../define.js';
 import { LIST_CURSOR, toPage } from '../../pagination.js';
-import { existingNamespace, NAMESPACE, overrideResponse } from '../shared.js';
-import { RATELIMIT_OVERRIDE } from '../../response-schemas.js';
+import { existingNamespace, NAMESPACE, overrideResponse, type OverrideResponse } from '../shared.js';
+import { RATELIMIT_OVERRIDE } from '../../../shapes/responses.js';
 
 const requestSchema = {
   type: 'object',
@@ -17,7 +17,7 @@ const requestSchema = {
 type Input = RequestOf<typeof requestSchema>;
 
 /** Live overrides of a namespace in id order; Unkey's server default page is 50 (its schema says 10). */
-export const ratelimitListOverrides = defineListRoute<Input, ReturnType<typeof overrideResponse>>({
+export const ratelimitListOverrides = defineListRoute<Input, OverrideResponse>({
   name: 'ratelimit.listOverrides',
   // One override of the page.
   responseSchema: RATELIMIT_OVERRIDE,

@@ -1,18 +1,10 @@
 import { hasAny, requireAny } from '../../../auth/permissions.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { LIMIT_REQUEST, limitPermissions, planCheck, requireLive, resolveNamespaces } from '../shared.js';
 import { responseSchema } from './response.js';
 
-interface LimitOutcome {
-  namespace: string;
-  identifier: string;
-  limit: number;
-  remaining: number;
-  reset: number;
-  passed: boolean;
-  overrideId?: string;
-}
-interface Output { passed: boolean; limits: LimitOutcome[] }
+type LimitOutcome = ShapeOf<typeof responseSchema>['limits'][number];
 
 // The body is a JSON array (Unkey's shape); its items are as strict as ratelimit.limit's body.
 const requestSchema = { type: 'array', minItems: 1, maxItems: 100, items: LIMIT_REQUEST } as const;
@@ -22,7 +14,7 @@ const requestSchema = { type: 'array', minItems: 1, maxItems: 100, items: LIMIT_
  * batch is decided at one timestamp and either every cost is consumed or none. Each item is the
  * same request ratelimit.limit takes and resolves namespace and override the same way (shared.ts).
  */
-export const ratelimitMultiLimit = defineRoute<RequestOf<typeof requestSchema>, Output>({
+export const ratelimitMultiLimit = defineRoute<RequestOf<typeof requestSchema>, ShapeOf<typeof responseSchema>>({
   name: 'ratelimit.multiLimit',
   responseSchema,
   requestSchema,

@@ -4,6 +4,7 @@ import { MAX_WILDCARD_OVERRIDES } from '../../../ratelimit/overrides.js';
 import type { Services } from '../../../wiring/services.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { existingNamespace, IDENTIFIER, NAMESPACE } from '../shared.js';
 import { responseSchema } from './response.js';
@@ -18,7 +19,6 @@ async function assertRoomForWildcard(services: Services, namespaceId: string, id
     issues: [{ location: '/properties/identifier', message: `identifier: at most ${MAX_WILDCARD_OVERRIDES} overrides with '*' per namespace`, fix: 'Delete a wildcard override you no longer need, or set one for an exact identifier.' }],
   });
 }
-interface Output { overrideId: string }
 
 const requestSchema = {
   type: 'object',
@@ -40,7 +40,7 @@ type Input = RequestOf<typeof requestSchema>;
  * with its old id (Unkey keeps it deleted, which its own docs call a bug). The namespace must
  * exist: overrides never create one. Takes effect on the next ratelimit.limit (no cache to evict).
  */
-export const ratelimitSetOverride = defineRoute<Input, Output>({
+export const ratelimitSetOverride = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'ratelimit.setOverride',
   audited: true,
   responseSchema,

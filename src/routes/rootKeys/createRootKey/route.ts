@@ -3,17 +3,12 @@ import { permissionProblem, requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { newId } from '../../../util/ids.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { requireHeld } from '../grants.js';
 import { responseSchema } from './response.js';
 import { target } from '../../../audit/targets.js';
 import { changesOf } from '../../../audit/changes.js';
 
-interface Output {
-  rootKeyId: string;
-  /** The plaintext: in this answer only, never again (keygate keeps its SHA-256). */
-  key: string;
-  start: string;
-}
 
 const requestSchema = {
   type: 'object',
@@ -27,7 +22,7 @@ const requestSchema = {
 type Input = RequestOf<typeof requestSchema>;
 
 /** keygate's own procedure (Unkey creates root keys in its dashboard): the dashboard calls it too. */
-export const rootKeysCreateRootKey = defineRoute<Input, Output>({
+export const rootKeysCreateRootKey = defineRoute<Input, ShapeOf<typeof responseSchema>>({
   name: 'rootKeys.createRootKey',
   audited: true,
   responseSchema,

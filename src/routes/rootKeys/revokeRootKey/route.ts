@@ -1,8 +1,9 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { requireHeld } from '../grants.js';
-import { EMPTY_DATA } from '../../response-schemas.js';
+import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
 
 const requestSchema = {
@@ -18,7 +19,7 @@ type Input = RequestOf<typeof requestSchema>;
  * included). The record is kept, marked revoked. A root key may revoke only keys whose every
  * permission it holds itself, so a narrow key cannot lock out a broader one; it may revoke itself.
  */
-export const rootKeysRevokeRootKey = defineRoute<Input, Record<string, never>>({
+export const rootKeysRevokeRootKey = defineRoute<Input, ShapeOf<typeof EMPTY_DATA>>({
   name: 'rootKeys.revokeRootKey',
   audited: true,
   responseSchema: EMPTY_DATA,

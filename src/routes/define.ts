@@ -3,8 +3,10 @@
  * start-up by validation/validators.ts), its response schema (published by src/openapi/) and its
  * handler. The server knows nothing else about it.
  */
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { JSONSchema } from 'json-schema-to-ts';
 import type { Principal } from '../auth/permissions.js';
+import type { Page } from '../shapes/page.js';
+import type { ShapeOf } from '../shapes/shape-of.js';
 import type { Logger } from '../obs/log.js';
 import type { Services } from '../wiring/services.js';
 import type { AuditDetails } from '../audit/context.js';
@@ -14,13 +16,7 @@ import type { AuditEvent } from '../audit/event.js';
  * The input a request schema admits, as the handler sees it: derived from the schema, so the two
  * cannot drift; properties with a `default` are present (ajv fills them in before the handler runs).
  */
-export type RequestOf<S extends JSONSchema> = FromSchema<S>;
-
-/** A list procedure's answer: one page of items and where the next one starts (routes/pagination.ts). */
-export interface Page<T> {
-  readonly data: T[];
-  readonly pagination: { cursor?: string; hasMore: boolean };
-}
+export type RequestOf<S extends JSONSchema> = ShapeOf<S>;
 
 export interface RouteContext<I> {
   /** The request body, validated, with schema defaults applied. */

@@ -2,7 +2,7 @@
  * Unkey's cursor pagination: ids ascending, the cursor is inclusive and is the first id of the
  * next page. Stores are asked for `limit + 1` records; the extra one becomes the cursor.
  */
-import type { Page } from './define.js';
+import type { Page } from '../shapes/page.js';
 
 /** Request fields of every list procedure (Unkey: 1..100, default 100; cursors bounded by keygate). */
 export const LIST_LIMIT = { type: 'integer', minimum: 1, maximum: 100, default: 100 } as const;

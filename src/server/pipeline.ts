@@ -5,11 +5,12 @@
 import { ApiError } from '../errors/api-error.js';
 import { authenticateSession } from '../auth/session.js';
 import { assertJsonDepth } from '../validation/json-bounds.js';
-import type { Page, Route, RouteContext } from '../routes/define.js';
+import type { Route, RouteContext } from '../routes/define.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Logger } from '../obs/log.js';
 import type { Services } from '../wiring/services.js';
 import type { Validator } from '../validation/validators.js';
+import type { Page } from '../shapes/page.js';
 import { dataReply, errorReply, isFault, pageReply, toApiError, type Reply } from './reply.js';
 import type { RequestInfo } from './request.js';
 import { auditEvent, rootKeyActor, type AuditDetails } from '../audit/context.js';

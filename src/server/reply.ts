@@ -4,7 +4,7 @@
  */
 import { ApiError, ServiceUnavailableError, isApiError } from '../errors/api-error.js';
 import { SERVICE_UNAVAILABLE_DETAIL, codeInfo, type ErrorCode } from '../errors/codes.js';
-import type { Page } from '../routes/define.js';
+import type { Page } from '../shapes/page.js';
 import { hasJsonText, JSON_TEXT } from '../util/json-text.js';
 
 export interface Reply {

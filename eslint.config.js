@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Domain and infrastructure: what the procedures are built from, knowing nothing of HTTP or start-up. */
-const DOMAIN = ['analytics', 'auth', 'cache', 'errors', 'keys', 'obs', 'ratelimit', 'redis', 'storage', 'util', 'workers'].map((dir) => `./src/${dir}`);
+const DOMAIN = ['analytics', 'audit', 'auth', 'cache', 'errors', 'keys', 'obs', 'ratelimit', 'redis', 'storage', 'util', 'workers'].map((dir) => `./src/${dir}`);
 /** Entry points: they start things, and nothing imports them but each other. */
 const ENTRY = ['./src/main.ts', './src/cli.ts', './src/cli-migration.ts', './src/keygate.ts'];
 

@@ -1,7 +1,8 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import type { AuditEvent } from '../../../audit/event.js';
-import { defineListRoute, type Page, type RequestOf } from '../../define.js';
+import { defineListRoute, type RequestOf } from '../../define.js';
+import type { Page } from '../../../shapes/page.js';
 import { LIST_LIMIT } from '../../pagination.js';
 import { responseSchema } from './response.js';
 

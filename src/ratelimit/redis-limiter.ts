@@ -20,7 +20,7 @@ import type { Logger } from '../obs/log.js';
 import { isUnavailable, type RedisClient } from '../redis/client.js';
 import { LuaScript } from '../redis/scripts.js';
 import { chunkParts, nodeOf, planRounds, sendScripts, TurnQueue, type Part, type Round } from './batcher.js';
-import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
+import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedCheck, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
 import { DenyCache } from './redis-deny-cache.js';
 import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mode.js';
 import { checkKeyPrefix, limiterKey, slotOf } from './redis-keys.js';
@@ -63,6 +63,10 @@ interface Pending {
   resolve(result: LimitGroupResult): void;
   reject(error: unknown): void;
 }
+
+/** What a caller hears of a decoded check: its result, without the counter state the deny cache keeps. */
+const checkResult = (r: DecodedCheck): LimitCheckResult =>
+  ({ passed: r.passed, limit: r.limit, remaining: r.remaining, resetAtMs: r.resetAtMs, retryAfterMs: r.retryAfterMs });
 
 type Outcome = { readonly ok: true; readonly group: DecodedGroup } | { readonly ok: false; readonly error: unknown };
 
@@ -319,7 +323,7 @@ export class RedisRateLimiter implements RateLimiter {
     let passed = true;
     for (let k = 0; k < decoded.length; k++) {
       const r = decoded[k]!;
-      results[part.indexes[k]!] = { passed: r.passed, limit: r.limit, remaining: r.remaining, resetAtMs: r.resetAtMs, retryAfterMs: r.retryAfterMs };
+      results[part.indexes[k]!] = checkResult(r);
       if (!r.passed) passed = false;
     }
     return () => pending.resolve({ passed, results });
@@ -343,10 +347,7 @@ export class RedisRateLimiter implements RateLimiter {
     for (const { part, outcome } of parts) {
       part.indexes.forEach((index, k) => {
         if (!outcome.ok) results[index] = failOpenResult(part.keyed[k]!.check, nowMs);
-        else {
-          const { state: _state, ...result } = outcome.group.results[k]!;
-          results[index] = result;
-        }
+        else results[index] = checkResult(outcome.group.results[k]!);
       });
     }
     const passed = results.every((r) => r.passed);

@@ -11,6 +11,13 @@ import { startRedisStandalone, type RedisStandalone } from '../support/redis-ser
 import { ok, startReplicas, type Replicas } from '../support/replicas.js';
 import { checkAcknowledged, prepareStream, writeUntilKilled } from '../support/write-stream.js';
 
+/**
+ * For the replicas that read back what was acknowledged. Redis fsyncs every write on a disk the
+ * whole suite shares, and one stall longer than the default command timeout answers 503 to every
+ * read in flight: a refusal, which this file does not check, not a lost write, which it does.
+ */
+const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '5000' };
+
 describe('distributed: SIGKILL of a replica during createKey', () => {
   let redis: RedisStandalone;
   let r: Replicas;
@@ -44,10 +51,11 @@ describe('distributed: SIGKILL of a replica during createKey', () => {
     await victim.kill('SIGKILL');
     await Promise.all(workers);
 
-    const survivor = await spawnKeygate({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: r.keyPrefix, ROOT_KEY: r.rootKey, DATA_DIR: '/tmp' });
+    const survivor = await spawnKeygate({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: r.keyPrefix, ROOT_KEY: r.rootKey, DATA_DIR: '/tmp', ...PATIENT });
     try {
       const verified = await Promise.all(acknowledged.map((key) => callKeygate(survivor.url, '/v2/keys.verifyKey', { key }, { rootKey: r.rootKey })));
-      const codes = verified.map((v) => v.body.data?.code);
+      // An answer without a code shows its status and error, so a failure says what went wrong.
+      const codes = verified.map((v) => v.body.data?.code ?? `${v.status} ${JSON.stringify(v.body.error ?? v.body)}`);
       expect(codes.filter((c) => c !== 'VALID')).toEqual([]);
       expect(verified.every((v) => v.body.data.credits === 4)).toBe(true);
     } finally {
@@ -70,7 +78,7 @@ describe('distributed: SIGKILL of a replica during createKey', () => {
       // no other refusal, and nothing acknowledged may be missing.
       expect(outcome.refused.filter((answer) => !answer.startsWith('503 '))).toEqual([]);
       await redis.restart();
-      server = await spawnKeygate({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: r.keyPrefix, ROOT_KEY: r.rootKey, DATA_DIR: '/tmp' });
+      server = await spawnKeygate({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: r.keyPrefix, ROOT_KEY: r.rootKey, DATA_DIR: '/tmp', ...PATIENT });
       await checkAcknowledged(target, outcome);
     } finally {
       await server.kill();

@@ -87,17 +87,41 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
   return redis;
 }
 
-/** Resolves once the client can take commands; rejects after `timeoutMs` with a clear message. */
+/**
+ * Resolves once the client can take commands; rejects after `timeoutMs` with a clear message. A
+ * Cluster is ready once it knows the slots, while its connection to each master may still be
+ * opening; a pipeline sent then fails ("Connection is closed", which ioredis does not retry for
+ * pipelines) and would trip that master's circuit. So this also waits, within the same time, for
+ * every master's connection; one that does not open by then is left to the breaker.
+ */
 export async function waitUntilReady(client: RedisClient, what: string, timeoutMs: number): Promise<void> {
-  if (client.status === 'ready') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off('ready', onReady);
-      reject(new Error(`${what} is not reachable (waited ${timeoutMs} ms); check REDIS_URL / REDIS_CLUSTER_NODES`));
-    }, timeoutMs);
-    const onReady = (): void => { clearTimeout(timer); resolve(); };
-    client.once('ready', onReady);
-  });
+  const deadline = Date.now() + timeoutMs;
+  if (client.status !== 'ready') {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        client.off('ready', onReady);
+        reject(new Error(`${what} is not reachable (waited ${timeoutMs} ms); check REDIS_URL / REDIS_CLUSTER_NODES`));
+      }, timeoutMs);
+      const onReady = (): void => { clearTimeout(timer); resolve(); };
+      client.once('ready', onReady);
+    });
+  }
+  if (client instanceof Cluster) await mastersConnected(client, deadline - Date.now());
+}
+
+async function mastersConnected(cluster: Cluster, withinMs: number): Promise<void> {
+  const opening = cluster.nodes('master').filter((node) => node.status !== 'ready');
+  if (opening.length === 0 || withinMs <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, withinMs); });
+  const listeners: (() => void)[] = [];
+  const opened = Promise.all(opening.map((node) => new Promise<void>((resolve) => {
+    node.once('ready', resolve);
+    listeners.push(() => node.off('ready', resolve));
+  })));
+  await Promise.race([opened, timeUp]);
+  clearTimeout(timer);
+  for (const off of listeners) off();
 }
 
 /**

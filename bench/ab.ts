@@ -31,7 +31,7 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
   --threads        also a table of CPU µs per request of each thread (which thread costs what)
-  --commandstats   (redis mode) also the commands Redis ran per verification, by command (INFO commandstats, scripts' own included)
+  --commandstats   (redis mode) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
 Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
 
 const { values } = parseArgs({
@@ -126,6 +126,8 @@ async function main(): Promise<void> {
         add('(all)', perVerification(after.total - callsBefore.total));
         add('(usec)', perVerification(after.usec - callsBefore.usec));
         for (const [command, n] of Object.entries(diffCalls(callsBefore.byCommand, after.byCommand))) add(command, perVerification(n));
+        // A script's µs include those of the commands it ran, which are listed on their own too.
+        for (const [command, n] of Object.entries(diffCalls(callsBefore.usecByCommand, after.usecByCommand))) add(`${command} (µs)`, perVerification(n));
       }
     }
     log(`round ${round + 1}/${rounds} done`);

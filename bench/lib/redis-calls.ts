@@ -4,19 +4,21 @@ import { once } from 'node:events';
 import { cli } from '../../test/support/redis-servers.js';
 
 /** `usec`: the CPU time Redis spent in those commands (commandstats), summed. */
-export function redisCalls(ports: readonly number[]): { total: number; usec: number; byCommand: Record<string, number> } {
+export function redisCalls(ports: readonly number[]): { total: number; usec: number; byCommand: Record<string, number>; usecByCommand: Record<string, number> } {
   const byCommand: Record<string, number> = {};
+  const usecByCommand: Record<string, number> = {};
   let total = 0;
   let usec = 0;
   for (const port of ports) {
     for (const m of cli(port, ['INFO', 'commandstats']).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
       if (m[1] === 'info') continue; // our own probes
       byCommand[m[1]!] = (byCommand[m[1]!] ?? 0) + Number(m[2]);
+      usecByCommand[m[1]!] = (usecByCommand[m[1]!] ?? 0) + Number(m[3]);
       total += Number(m[2]);
       usec += Number(m[3]);
     }
   }
-  return { total, usec, byCommand };
+  return { total, usec, byCommand, usecByCommand };
 }
 
 export function diffCalls(before: Record<string, number>, after: Record<string, number>): Record<string, number> {

@@ -15,16 +15,18 @@ import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const HELP = `Usage: npm run bench:profile -- [options]
   --scenario S   one (one key again and again, default), keys (--keys keys in turn),
-                 limits (keys of 20 identities with two auto-applied limits)
+                 limits (keys of --identities identities with two auto-applied limits)
+  --identities N identities the limits scenario's keys are spread over (default 20)
   --mode M       embedded (default) or redis (one redis-server)
   --keys N       keys seeded (default 2000)
+  --env K=V,K=V  keygate settings (e.g. CACHE_MAX_ENTRIES=100 to profile the path of keys not in the hot set)
   --seconds S    seconds profiled (default 8)
   --top N        rows per table (default 30)`;
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' }, keys: { type: 'string', default: '2000' },
-    seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, help: { type: 'boolean' },
+    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, help: { type: 'boolean' },
   },
 });
 
@@ -58,6 +60,10 @@ function summarize(profile: Profile, top: number): string {
   return `${busy} busy samples of ${profile.samples.length} (the rest idle); shares of the busy ones.\n\nSelf time:\n\n| share | function |\n|---|---|\n${rows(self)}\n\nTotal time (with what it calls):\n\n| share | function |\n|---|---|\n${rows(total)}`;
 }
 
+/** `K=V,K=V` as an environment. */
+const settings = (text: string): Record<string, string> =>
+  Object.fromEntries(text.split(',').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+
 async function main(): Promise<void> {
   if (values.help) return log(HELP);
   if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
@@ -69,8 +75,8 @@ async function main(): Promise<void> {
   const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
   const script = new URL('./profile-main.mjs', import.meta.url).pathname;
   const server = await startKeygate(redisUrl ? 'redis' : 'embedded', 'profile',
-    { PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
-  const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), 20, () => undefined);
+    { ...settings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
+  const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), Number(values.identities), () => undefined);
   const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
   const bodies = join(work, 'bodies.txt');
   writeFileSync(bodies, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);

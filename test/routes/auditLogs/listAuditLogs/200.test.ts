@@ -45,6 +45,8 @@ describe('auditLogs.listAuditLogs → 200, filters', () => {
 
   test('time range, actor, target and procedure narrow the list; a filter that matches nothing is an empty page', async () => {
     const a = await h.createApi('first');
+    // startTime is inclusive: taken in the millisecond of a's event, it would match that event too.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const startTime = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 5));
     const b = await h.createApi('second');

@@ -21,4 +21,5 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8080
-CMD ["node", "dist/main.js"]
+# The node flags of `npm start` (package.json): a larger young generation, fewer garbage collections.
+CMD ["node", "--max-semi-space-size=32", "dist/main.js"]

@@ -32,7 +32,7 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --duration S     seconds per wrk run (default 5)
   --threads        also a table of CPU µs per request of each thread (which thread costs what)
   --commandstats   (redis mode) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
-Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise.`;
+Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.`;
 
 const { values } = parseArgs({
   options: {

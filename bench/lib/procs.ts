@@ -132,12 +132,19 @@ export function dropOutput(child: ChildKeygate): ChildKeygate {
 /** Levels at which keygate logs that it listens; below them readiness is read from /v2/liveness. */
 const LISTENING_LOGGED = ['info', 'debug', 'trace'];
 
+/**
+ * The node flags `npm start` runs keygate with (package.json), so the bench measures what users
+ * run. Given as NODE_OPTIONS, which a variant's own NODE_OPTIONS replaces (bench/ab.ts).
+ */
+const START_NODE_FLAGS = (JSON.parse(readFileSync(join(PROJECT_DIR, 'package.json'), 'utf8')) as { scripts: { start: string } })
+  .scripts.start.split(/\s+/).filter((word) => word.startsWith('--')).join(' ');
+
 /** `script`: another build's main.js (bench/ab.ts). */
 export async function startKeygate(mode: Mode, name: string, extraEnv: Record<string, string> = {}, script = MAIN_JS): Promise<KeygateServer> {
   const dataDir = tempDir(name);
-  // The defaults users get: LOG_LEVEL=info (a line per request) and METRICS=on, unless a variant
-  // says otherwise.
-  const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', ...extraEnv };
+  // The defaults users get: LOG_LEVEL=info (a line per request), METRICS=on and npm start's node
+  // flags, unless a variant says otherwise.
+  const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', NODE_OPTIONS: START_NODE_FLAGS, ...extraEnv };
   const child = await spawnKeygate(env, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
   dropOutput(child);
   const pid = child.process.pid!;

@@ -92,7 +92,7 @@ function makeClient(settings: RedisSettings, name: string): RedisClient {
  * Cluster is ready once it knows the slots, while its connection to each master may still be
  * opening; a pipeline sent then fails ("Connection is closed", which ioredis does not retry for
  * pipelines) and would trip that master's circuit. So this also waits, within the same time, for
- * every master's connection; one that does not open by then is left to the breaker.
+ * every master's connection; one that fails or does not open by then is left to the breaker.
  */
 export async function waitUntilReady(client: RedisClient, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -115,9 +115,11 @@ async function mastersConnected(cluster: Cluster, withinMs: number): Promise<voi
   let timer: NodeJS.Timeout | undefined;
   const timeUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, withinMs); });
   const listeners: (() => void)[] = [];
+  // A connection that fails ('close', 'end': a master down) is not waited for any longer.
+  const settled = ['ready', 'close', 'end'] as const;
   const opened = Promise.all(opening.map((node) => new Promise<void>((resolve) => {
-    node.once('ready', resolve);
-    listeners.push(() => node.off('ready', resolve));
+    for (const event of settled) node.once(event, resolve);
+    listeners.push(() => { for (const event of settled) node.off(event, resolve); });
   })));
   await Promise.race([opened, timeUp]);
   clearTimeout(timer);

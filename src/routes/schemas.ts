@@ -6,6 +6,8 @@ import type { RequestOf } from './define.js';
 
 export const EXTERNAL_ID = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9_.-]+$' } as const;
 export const API_ID = { type: 'string', minLength: 3, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } as const;
+/** apis.getApi and apis.deleteApi take an API id of at least 8 characters, as Unkey does (elsewhere 3). */
+export const API_ID_OF_API = { ...API_ID, minLength: 8 } as const;
 export const PERMISSION_SLUG = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_:\\-\\.\\*]+$' } as const;
 /** Unix ms; Unkey caps expiry at the year 2100. */
 export const TIMESTAMP_MS = { type: 'integer', minimum: 0, maximum: 4102444800000 } as const;

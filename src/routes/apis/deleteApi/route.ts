@@ -2,6 +2,7 @@ import { API_NOT_FOUND_DETAIL } from '../live-api.js';
 import { requireAny } from '../../../auth/permissions.js';
 import { ApiError } from '../../../errors/api-error.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import { API_ID_OF_API } from '../../schemas.js';
 import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { EMPTY_DATA } from '../../../shapes/responses.js';
 import { target } from '../../../audit/targets.js';
@@ -12,7 +13,7 @@ const requestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['apiId'],
-  properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+  properties: { apiId: API_ID_OF_API },
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 

@@ -1,5 +1,6 @@
 import { requireAny } from '../../../auth/permissions.js';
 import { defineRoute, type RequestOf } from '../../define.js';
+import { API_ID_OF_API } from '../../schemas.js';
 import type { ShapeOf } from '../../../shapes/shape-of.js';
 import { findLiveApi } from '../live-api.js';
 import { responseSchema } from './response.js';
@@ -8,7 +9,7 @@ const requestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['apiId'],
-  properties: { apiId: { type: 'string', minLength: 8, maxLength: 255, pattern: '^[a-zA-Z0-9_]+$' } },
+  properties: { apiId: API_ID_OF_API },
 } as const;
 type Input = RequestOf<typeof requestSchema>;
 

@@ -1,0 +1,120 @@
+/**
+ * `npm run bench:hot-path -- [options]`: the JavaScript cost of one verifyKey, without the network.
+ * Each variant (a build) runs in its own process, pinned to one CPU with every thread it starts,
+ * and drives its own verifyKey route in a loop through stand-ins for uWS's request and response
+ * (bench/hot-path-worker.ts). What is left out is what every uWS server pays alike (sockets,
+ * HTTP parsing in uWS's C++), so this isolates what keygate adds, with far less noise than a wrk
+ * run on a shared VM: rounds interleave the variants, medians are quoted.
+ * It guides changes between full runs; the budgets are `npm run bench`'s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { MAIN_JS, PROJECT_DIR } from '../test/support/process.js';
+import { readThreadsByName } from './lib/cpu.js';
+import { installSignalHandlers, SERVER_CPU, stopAll, tasksetPrefix, tempDir } from './lib/procs.js';
+import { log } from './lib/progress.js';
+import { median } from './lib/report.js';
+
+const HELP = `Usage: npm run bench:hot-path -- [options]
+  --main PATH      a build's main.js (repeatable; default dist/main.js)
+  --env K=V,K=V    settings of one variant (repeatable: one variant each, on the first --main)
+  --scenario S     one (default), keys or limits (embedded; as in bench:ab)
+  --keys N         keys seeded (default 2000)
+  --identities N   identities of the limits scenario (default 20)
+  --rounds N       interleaved rounds (default 7)
+  --seconds S      seconds per round and variant (default 2)
+Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise, with npm start's node flags
+(--env NODE_FLAGS='…' replaces them, on the command line).`;
+
+const { values } = parseArgs({
+  options: {
+    main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true }, scenario: { type: 'string', default: 'one' },
+    keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '7' }, seconds: { type: 'string', default: '2' }, help: { type: 'boolean' },
+  },
+});
+
+interface Result { perSecond: number; eventLoopUs: number; otherThreadsUs: number; failed: number }
+interface Variant { label: string; child: ChildProcess; lines: AsyncIterator<string>; results: Result[]; threads: Map<string, number>; answered: number }
+
+const settings = (text: string): Record<string, string> =>
+  Object.fromEntries(text.split(',').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+
+async function start(label: string, main: string, env: Record<string, string>): Promise<Variant> {
+  const worker = new URL('./hot-path-worker.ts', import.meta.url).pathname;
+  // NODE_FLAGS: node flags of this variant on its command line (some, like --single-threaded-gc, are refused in NODE_OPTIONS).
+  const { NODE_FLAGS: flags = '--max-semi-space-size=32', ...rest } = env;
+  const [cmd, ...args] = [...tasksetPrefix(SERVER_CPU), process.execPath, ...flags.split(' ').filter(Boolean), '--import', 'tsx', worker,
+    dirname(resolve(main)), values.scenario!, values.keys!, values.identities!];
+  const child = spawn(cmd!, args, {
+    cwd: PROJECT_DIR, stdio: ['pipe', 'ignore', 'inherit', 'pipe'],
+    env: { ...process.env, DATA_DIR: tempDir('hot-path'), LOG_LEVEL: 'info', METRICS: 'on', ...rest },
+  });
+  const lines = createInterface({ input: child.stdio[3] as Readable })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) throw new Error(`variant ${label} did not start`);
+  return { label, child, lines, results: [], threads: new Map(), answered: 0 };
+}
+
+async function round(variant: Variant, seconds: number): Promise<void> {
+  const before = readThreadsByName(variant.child.pid!);
+  variant.child.stdin!.write(`run ${seconds}\n`);
+  const line = await variant.lines.next();
+  for (const [name, s] of readThreadsByName(variant.child.pid!)) variant.threads.set(name, (variant.threads.get(name) ?? 0) + s - (before.get(name) ?? 0));
+  if (line.done) throw new Error(`variant ${variant.label} stopped`);
+  const result = JSON.parse(line.value) as Result;
+  if (result.failed > 0) throw new Error(`variant ${variant.label}: ${result.failed} answers were not 200`);
+  variant.results.push(result);
+  variant.answered += result.perSecond * seconds;
+}
+
+async function main(): Promise<void> {
+  if (values.help) return log(HELP);
+  installSignalHandlers();
+  const mains = values.main ?? [MAIN_JS];
+  const specs = values.env ? values.env.map((e) => ({ label: `${mains[0]} ${e}`, main: mains[0]!, env: settings(e) }))
+    : mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, main: m, env: {} }));
+  const variants: Variant[] = [];
+  for (const spec of specs) variants.push(await start(spec.label, spec.main, spec.env));
+  const seconds = Number(values.seconds);
+  for (const v of variants) await round(v, seconds); // warm-up, not counted
+  for (const v of variants) {
+    v.results.length = 0;
+    v.threads.clear();
+    v.answered = 0;
+  }
+  for (let r = 0; r < Number(values.rounds); r++) {
+    for (const v of variants) await round(v, seconds);
+    log(`round ${r + 1}/${values.rounds} done`);
+  }
+  for (const v of variants) v.child.stdin!.end('quit\n');
+  const first = variants[0]!;
+  const rows = variants.map((v) => {
+    const ratios = v.results.map((res, i) => res.perSecond / first.results[i]!.perSecond);
+    const total = v.results.map((res) => res.eventLoopUs + res.otherThreadsUs);
+    return `| ${v.label} | ${(median(v.results.map((x) => x.perSecond)) / 1000).toFixed(1)}k (${v.results.map((x) => (x.perSecond / 1000).toFixed(1)).join(' ')}) | ${median(ratios).toFixed(3)} `
+      + `| ${median(v.results.map((x) => x.eventLoopUs)).toFixed(2)} | ${median(v.results.map((x) => x.otherThreadsUs)).toFixed(2)} | ${median(total).toFixed(2)} |`;
+  });
+  log(`\nverifyKey without the network, scenario ${values.scenario}, ${values.rounds} rounds of ${seconds} s, every thread of a variant on CPU ${SERVER_CPU}\n`);
+  log('| variant | verifications/s (each round) | × first variant (median of rounds) | event loop µs/verification | other threads µs | all threads µs |');
+  log('|---|---|---|---|---|---|');
+  for (const row of rows) log(row);
+  log('\nCPU µs per verification of each thread, all rounds (threads below 0.05 µs left out):\n');
+  log('| variant | thread | µs |');
+  log('|---|---|---|');
+  for (const v of variants) {
+    for (const [name, s] of [...v.threads].sort((a, b) => b[1] - a[1])) {
+      const us = (s * 1e6) / Math.max(v.answered, 1);
+      if (us >= 0.05) log(`| ${v.label} | ${name} | ${us.toFixed(2)} |`);
+    }
+  }
+}
+
+main().then(() => stopAll(), async (err: unknown) => {
+  process.stderr.write(`bench:hot-path failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await stopAll();
+  process.exit(2);
+});

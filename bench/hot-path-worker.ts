@@ -49,6 +49,8 @@ class FakeRequest {
 
 let answered = 0;
 let failed = 0;
+/** Read from every answer as uWS reads it: else V8 may skip building parts of an answer nobody reads. */
+let lastChars = 0;
 const ADDRESS = new TextEncoder().encode('127.0.0.1').buffer;
 
 /** uWS's HttpResponse: keeps the callbacks, counts the answers. */
@@ -59,8 +61,9 @@ class FakeResponse {
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): this { this.onDataHandler = handler; return this; }
   writeStatus(status: string): this { this.status = status; return this; }
   writeHeader(): this { return this; }
-  end(): this {
+  end(body: string): this {
     answered++;
+    if (body.length > 0) lastChars += body.charCodeAt(body.length - 1);
     if (!this.status.startsWith('200')) failed++;
     return this;
   }
@@ -103,7 +106,7 @@ async function run(seconds: number): Promise<void> {
   }
   const elapsedS = (performance.now() - started) / 1000;
   const cpu = usPerRequest(cpuBefore, readCpu(process.pid), answered);
-  writeSync(3, `${JSON.stringify({ perSecond: answered / elapsedS, ...cpu, failed })}\n`);
+  writeSync(3, `${JSON.stringify({ perSecond: answered / elapsedS, ...cpu, failed, lastChars })}\n`);
 }
 
 /** HOT_PATH_PROFILE=<file>: the first measured run under V8's sampling profiler (every 50 µs), written there. */

@@ -17,6 +17,7 @@ import { readThreadsByName } from './lib/cpu.js';
 import { installSignalHandlers, SERVER_CPU, stopAll, tasksetPrefix, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { median } from './lib/report.js';
+import { parseSettings } from './lib/settings.js';
 
 const HELP = `Usage: npm run bench:hot-path -- [options]
   --main PATH      a build's main.js (repeatable; default dist/main.js)
@@ -40,8 +41,6 @@ const { values } = parseArgs({
 interface Result { perSecond: number; eventLoopUs: number; otherThreadsUs: number; failed: number }
 interface Variant { label: string; child: ChildProcess; lines: AsyncIterator<string>; results: Result[]; threads: Map<string, number>; answered: number }
 
-const settings = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split(',').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 async function start(label: string, main: string, env: Record<string, string>): Promise<Variant> {
   const worker = new URL('./hot-path-worker.ts', import.meta.url).pathname;
@@ -75,7 +74,7 @@ async function main(): Promise<void> {
   if (values.help) return log(HELP);
   installSignalHandlers();
   const mains = values.main ?? [MAIN_JS];
-  const specs = values.env ? values.env.map((e) => ({ label: `${mains[0]} ${e}`, main: mains[0]!, env: settings(e) }))
+  const specs = values.env ? values.env.map((e) => ({ label: `${mains[0]} ${e}`, main: mains[0]!, env: parseSettings(e) }))
     : mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, main: m, env: {} }));
   const variants: Variant[] = [];
   for (const spec of specs) variants.push(await start(spec.label, spec.main, spec.env));

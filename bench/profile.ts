@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { seedScenarioKeys } from './lib/api.js';
 import { installSignalHandlers, ROOT_KEY, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
+import { parseSettings } from './lib/settings.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const HELP = `Usage: npm run bench:profile -- [options]
@@ -60,9 +61,6 @@ function summarize(profile: Profile, top: number): string {
   return `${busy} busy samples of ${profile.samples.length} (the rest idle); shares of the busy ones.\n\nSelf time:\n\n| share | function |\n|---|---|\n${rows(self)}\n\nTotal time (with what it calls):\n\n| share | function |\n|---|---|\n${rows(total)}`;
 }
 
-/** `K=V,K=V` as an environment. */
-const settings = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split(',').filter((pair) => pair.includes('=')).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 async function main(): Promise<void> {
   if (values.help) return log(HELP);
@@ -75,7 +73,7 @@ async function main(): Promise<void> {
   const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
   const script = new URL('./profile-main.mjs', import.meta.url).pathname;
   const server = await startKeygate(redisUrl ? 'redis' : 'embedded', 'profile',
-    { ...settings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
+    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
   const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), Number(values.identities), () => undefined);
   const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
   const bodies = join(work, 'bodies.txt');

@@ -21,6 +21,14 @@ import { VerificationRecorder, type Recorder, type RecorderStats } from './recor
 import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker.js';
 import { ColumnsBuilder, transferables, type DimsSlot } from '../storage/verification-columns.js';
 
+/**
+ * Records handed to the thread at most at once; otherwise a batch is a second's records. Part of
+ * the writer's work is per batch and per key in it (each key's records summed into the minute's
+ * rollups, a transaction committed), so a second's verifications in one batch cost it far less
+ * than in many small ones; the batch's arrays are moved to the thread, not copied.
+ */
+const HAND_OVER_RECORDS = 65_536;
+
 export interface ThreadRecorderOptions extends RecorderWorkerData {
   readonly flushIntervalMs?: number;
   readonly batchSize?: number;
@@ -48,7 +56,7 @@ export class ThreadRecorder implements Recorder {
   private threadFailed = 0;
 
   constructor(private readonly store: VerificationStore, private readonly log: Logger, private readonly options: ThreadRecorderOptions) {
-    this.batchSize = options.batchSize ?? 2_000;
+    this.batchSize = options.batchSize ?? HAND_OVER_RECORDS;
     this.maxPending = options.maxPending ?? 200_000;
     this.buffer = new ColumnsBuilder(this.batchSize);
     const workerData: RecorderWorkerData = {

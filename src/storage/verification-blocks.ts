@@ -17,7 +17,7 @@
  */
 import { pack, unpack } from 'msgpackr';
 import { verificationRecord, type VerificationRecord } from './records.js';
-import type { Dims, VerificationColumns } from './verification-columns.js';
+import { requestIdBytesOf, requestIdReader, type Dims, type VerificationColumns } from './verification-columns.js';
 
 /** A Redis block never spans this long, so a read from time T starts with the blocks from T − span. */
 export const BLOCK_SPAN_MS = 60_000;
@@ -48,11 +48,11 @@ export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: Bl
   for (let at = 0; at < order.length; at++) {
     const i = order[at]!;
     const d = c.dimIndex[i]!;
-    const adds = RECORD_BYTES + c.requestIds[i]!.length + (countedIn[d] === blocks.length + 1 ? 0 : c.dims[d]!.length + 5);
+    const adds = RECORD_BYTES + requestIdBytesOf(c, i) + (countedIn[d] === blocks.length + 1 ? 0 : c.dims[d]!.length + 5);
     if (at > from && (at - from === limits.maxRecords || c.times[i]! - c.times[order[from]!]! >= limits.spanMs || bytes + adds > maxBytes)) {
       blocks.push(order.subarray(from, at));
       from = at;
-      bytes = RECORD_BYTES + c.requestIds[i]!.length + c.dims[d]!.length + 5;
+      bytes = RECORD_BYTES + requestIdBytesOf(c, i) + c.dims[d]!.length + 5;
     }
     else bytes += adds;
     countedIn[d] = blocks.length + 1;
@@ -73,6 +73,7 @@ export function encodeColumns(c: VerificationColumns, indexes: Uint32Array): Buf
   const dims = c.dims;
   if (local.length < dims.length) local = new Uint32Array(Math.max(dims.length, local.length * 2));
   const used: number[] = [];
+  const requestIdOf = requestIdReader(c);
   const body: Body = [new Array<number>(n), new Array<string>(n), [], new Array<number>(n), new Array<number>(n), new Array<number | null>(n)];
   for (let k = 0; k < n; k++) {
     const i = indexes[k]!;
@@ -85,7 +86,7 @@ export function encodeColumns(c: VerificationColumns, indexes: Uint32Array): Buf
     }
     const latency = c.latencies[i]!;
     body[0][k] = c.times[i]!;
-    body[1][k] = c.requestIds[i]!;
+    body[1][k] = requestIdOf(i);
     body[3][k] = index;
     body[4][k] = c.spent[i]!;
     body[5][k] = Number.isNaN(latency) ? null : latency;

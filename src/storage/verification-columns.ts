@@ -18,8 +18,30 @@ export interface VerificationColumns {
   readonly dimIndex: Uint32Array;
   /** Each distinct combination of dimensions once, as the JSON of a `Dims` tuple. */
   readonly dims: readonly string[];
-  readonly requestIds: readonly string[];
+  /**
+   * The request ids, UTF-8, one after another (record i's ends at `requestIdEnds[i]` and starts
+   * where the one before ends): moved to the writer thread with the other arrays, so handing over a
+   * batch costs the event loop nothing per record (a string per record would be copied across).
+   */
+  readonly requestIdBytes: Uint8Array;
+  readonly requestIdEnds: Uint32Array;
 }
+
+/** Reads the columns' request ids: `(i) => record i's`. */
+export function requestIdReader(c: VerificationColumns): (i: number) => string {
+  const bytes = Buffer.from(c.requestIdBytes.buffer, c.requestIdBytes.byteOffset, c.requestIdBytes.byteLength);
+  const ends = c.requestIdEnds;
+  return (i) => bytes.toString('utf8', i === 0 ? 0 : ends[i - 1]!, ends[i]!);
+}
+
+/** Bytes of record `i`'s request id. */
+export const requestIdBytesOf = (c: VerificationColumns, i: number): number => c.requestIdEnds[i]! - (i === 0 ? 0 : c.requestIdEnds[i - 1]!);
+
+/** Combinations of dimensions the builder remembers across batches before it starts afresh (bounds memory). */
+const KNOWN_DIMS = 20_000;
+
+/** Room per request id the builder starts with (keygate's are 21 bytes; it grows for longer ones). */
+const ID_BYTES = 32;
 
 export type Dims = [apiId: string, keyId: string, identityId: string | null, externalId: string | null, outcome: string, tags: readonly string[] | null];
 
@@ -46,11 +68,13 @@ export class ColumnsBuilder {
   /**
    * Every combination of dimensions seen, with its JSON and its index in the current batch (if
    * `batch` is the current one): across batches, so a key verified again costs no JSON. Cleared
-   * when it reaches `capacity` × 10 entries.
+   * when it reaches KNOWN_DIMS entries.
    */
   private readonly known = new Map<string, { readonly json: string; batch: number; index: number }>();
   private batch = 0;
-  private requestIds: string[] = [];
+  private idBytes: Buffer;
+  private readonly idEnds: Uint32Array;
+  private idAt = 0;
   count = 0;
 
   constructor(private readonly capacity: number) {
@@ -58,6 +82,8 @@ export class ColumnsBuilder {
     this.spent = new Float64Array(capacity);
     this.latencies = new Float64Array(capacity);
     this.dimIndex = new Uint32Array(capacity);
+    this.idBytes = Buffer.alloc(capacity * ID_BYTES);
+    this.idEnds = new Uint32Array(capacity);
   }
 
   get full(): boolean {
@@ -70,7 +96,7 @@ export class ColumnsBuilder {
     this.times[i] = r.time;
     this.spent[i] = r.spentCredits;
     this.latencies[i] = r.latency ?? Number.NaN;
-    this.requestIds.push(r.requestId);
+    this.addRequestId(i, r.requestId);
     const dims = slot === undefined ? this.lookUp(r) : (slot.dims ??= { json: dimsJson(r), batch: -1, index: 0 });
     if (dims.batch !== this.batch) {
       dims.batch = this.batch;
@@ -80,12 +106,33 @@ export class ColumnsBuilder {
     this.dimIndex[i] = dims.index;
   }
 
+  /** Copies the id's bytes: a character per byte while it is ASCII (keygate's own ids), else UTF-8. */
+  private addRequestId(i: number, id: string): void {
+    if (this.idAt + id.length * 3 > this.idBytes.length) {
+      const grown = Buffer.alloc(Math.max(this.idBytes.length * 2, this.idAt + id.length * 3));
+      grown.set(this.idBytes.subarray(0, this.idAt));
+      this.idBytes = grown;
+    }
+    const bytes = this.idBytes;
+    let at = this.idAt;
+    for (let k = 0; k < id.length; k++) {
+      const code = id.charCodeAt(k);
+      if (code >= 0x80) {
+        at = this.idAt + bytes.write(id, this.idAt, 'utf8');
+        break;
+      }
+      bytes[at++] = code;
+    }
+    this.idAt = at;
+    this.idEnds[i] = at;
+  }
+
   private lookUp(r: VerificationRecord): { readonly json: string; batch: number; index: number } {
     // Tags are free text, hence JSON (no separator can be forged inside it).
     const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.externalId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
     let dims = this.known.get(key);
     if (dims === undefined) {
-      if (this.known.size >= this.capacity * 10) this.known.clear();
+      if (this.known.size >= KNOWN_DIMS) this.known.clear();
       dims = { json: dimsJson(r), batch: -1, index: 0 };
       this.known.set(key, dims);
     }
@@ -97,12 +144,14 @@ export class ColumnsBuilder {
     const n = this.count;
     const columns: VerificationColumns = {
       count: n, times: this.times.slice(0, n), spent: this.spent.slice(0, n), latencies: this.latencies.slice(0, n),
-      dimIndex: this.dimIndex.slice(0, n), dims: this.dims, requestIds: this.requestIds,
+      dimIndex: this.dimIndex.slice(0, n), dims: this.dims,
+      // Copies in arrays of their own: those are moved to the writer, the builder's are reused.
+      requestIdBytes: new Uint8Array(this.idBytes.subarray(0, this.idAt)), requestIdEnds: this.idEnds.slice(0, n),
     };
     this.count = 0;
     this.dims = [];
     this.batch++;
-    this.requestIds = [];
+    this.idAt = 0;
     return columns;
   }
 }
@@ -111,7 +160,8 @@ const dimsJson = (r: VerificationRecord): string =>
   JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null] satisfies Dims);
 
 export const NO_COLUMNS: VerificationColumns = {
-  count: 0, times: new Float64Array(0), spent: new Float64Array(0), latencies: new Float64Array(0), dimIndex: new Uint32Array(0), dims: [], requestIds: [],
+  count: 0, times: new Float64Array(0), spent: new Float64Array(0), latencies: new Float64Array(0), dimIndex: new Uint32Array(0), dims: [],
+  requestIdBytes: new Uint8Array(0), requestIdEnds: new Uint32Array(0),
 };
 
 /** Records as columns, in their order (stores take columns; tests and tools hand records). */
@@ -124,7 +174,7 @@ export function columnsOf(records: readonly VerificationRecord[]): VerificationC
 
 /** The arrays to transfer rather than copy. */
 export const transferables = (c: VerificationColumns): ArrayBuffer[] =>
-  [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer] as ArrayBuffer[];
+  [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer, c.requestIdBytes.buffer, c.requestIdEnds.buffer] as ArrayBuffer[];
 
 /**
  * The record indexes in time order (equal times keep column order). Records arrive nearly in

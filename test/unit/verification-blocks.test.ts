@@ -8,7 +8,7 @@ import type { VerificationRecord } from '../../src/storage/records.js';
 import {
   BLOCK_SPAN_MS, cutBlocks, decodeBody, encodeColumns, mergeBlocks, readHeader, storedBlock, type BlockLimits, type Position, type StoredBlock,
 } from '../../src/storage/verification-blocks.js';
-import { columnsOf, timeOrder } from '../../src/storage/verification-columns.js';
+import { ColumnsBuilder, columnsOf, timeOrder } from '../../src/storage/verification-columns.js';
 
 const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
 /** A member as lua/verifications-append.lua writes it: sequence, skip, count, body. */
@@ -63,6 +63,19 @@ describe('verification blocks', () => {
     expect(readHeader(bytes)).toEqual({ seq: 42, skip: 1, count: 3 });
     expect(decodeBody(bytes.subarray(32))).toEqual(records);
     expect(storedBlock(10, bytes)).toEqual({ minTime: 10, seq: 42, records: records.slice(1) });
+  });
+
+  it('request ids of any length and script come back whole, batch after batch of one builder', () => {
+    const builder = new ColumnsBuilder(3);
+    const batches = [
+      [record(1, { requestId: 'req_Zoë ✓ 𝄞' }), record(2, { requestId: 'r'.repeat(300) }), record(3, { requestId: '' })],
+      [record(4), record(5, { requestId: 'req_ünïcode' })],
+    ];
+    for (const batch of batches) {
+      for (const r of batch) builder.add(r);
+      const c = builder.take();
+      expect(decodeBody(encodeColumns(c, timeOrder(c)))).toEqual(batch.map((r) => expect.objectContaining({ time: r.time, requestId: r.requestId })));
+    }
   });
 
   it('a body written with each combination of dimensions as a tuple (before they were kept as JSON) still decodes', () => {

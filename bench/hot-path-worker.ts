@@ -61,9 +61,9 @@ class FakeResponse {
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): this { this.onDataHandler = handler; return this; }
   writeStatus(status: string): this { this.status = status; return this; }
   writeHeader(): this { return this; }
-  end(body: string): this {
+  end(body: string | Uint8Array): this {
     answered++;
-    if (body.length > 0) lastChars += body.charCodeAt(body.length - 1);
+    if (body.length > 0) lastChars += typeof body === 'string' ? body.charCodeAt(body.length - 1) : body[body.length - 1]!;
     if (!this.status.startsWith('200')) failed++;
     return this;
   }

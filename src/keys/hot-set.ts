@@ -17,7 +17,7 @@ import { resolveLimits, type AppliedLimit } from './limits.js';
 import { intern } from '../util/intern.js';
 import type { LimitGroup } from '../ratelimit/types.js';
 import type { DimsSlot } from '../storage/verification-columns.js';
-import { describeKey, describedJson, type KeyDescription } from './verify-answer.js';
+import { answerParts, describeKey, type AnswerParts, type KeyDescription } from './verify-answer.js';
 
 export interface HotKey {
   readonly key: KeyRecord;
@@ -35,9 +35,9 @@ export interface HotKey {
   readonly autoGroups: readonly LimitGroup[];
   /** Date.now() when built, for the time-to-live. */
   readonly builtAtMs: number;
-  /** The key's part of every verifyKey answer, and that as JSON text (verify-answer.ts). */
+  /** The key's part of every verifyKey answer, and the unchanging bytes of its answers (verify-answer.ts). */
   readonly description: KeyDescription;
-  readonly descriptionJson: string;
+  readonly answer: AnswerParts;
   /** Per outcome, the analytics recorder's slot for this key's dimensions (storage/verification-columns.ts). */
   readonly recording: Partial<Record<string, DimsSlot>>;
 }
@@ -109,7 +109,7 @@ export class VerificationHotSet {
     const description = describeKey(key, permissions, identity);
     const autoLimits = resolveLimits(key, identity, undefined, true);
     return Object.freeze({
-      key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, descriptionJson: describedJson(description),
+      key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, answer: answerParts(description, autoLimits),
       permissions, permissionSet: new Set(permissions),
       autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check) }], builtAtMs, recording: {},
     });

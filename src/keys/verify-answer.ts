@@ -1,12 +1,11 @@
 /**
  * The answer of keys.verifyKey for a key that was found: its description (the same for every
- * verification of the key until it changes, so serialized once, with its hot entry) and the
- * fields of this one verification (outcome, limits, credits), written around it.
+ * verification of the key until it changes, so encoded once, with its hot entry) and the fields
+ * of this one verification (outcome, limits, credits), written around it as bytes.
  */
 import { describeIdentity, shownList, shownObject, shownText } from './describe.js';
 import type { IdentityRecord, KeyRecord } from '../storage/records.js';
-import { integerText } from '../util/integer-text.js';
-import { JSON_TEXT, type HasJsonText } from '../util/json-text.js';
+import { JSON_BYTES, utf8, type ByteWriter, type HasJsonBytes } from '../util/json-bytes.js';
 import type { VerifyCode, VerifyRatelimit, VerifyResult } from './verify.js';
 import type { AppliedLimit } from './limits.js';
 import type { LimitCheckResult } from '../ratelimit/types.js';
@@ -27,43 +26,61 @@ export function describeKey(key: KeyRecord, permissions: readonly string[], iden
   return result;
 }
 
-/** A description's members as JSON text, without the braces (never empty: keyId is always there). */
-export const describedJson = (description: KeyDescription): string => JSON.stringify(description).slice(1, -1);
+const VALID_FALSE = utf8('{"valid":false,"code":"');
+const CODE_END = utf8('",');
+const REMAINING = utf8(',"remaining":');
+/** A limit's last two members by (exceeded, autoApply), and its closing brace. */
+const LIMIT_ENDS = [
+  utf8(',"exceeded":false,"autoApply":false}'), utf8(',"exceeded":false,"autoApply":true}'),
+  utf8(',"exceeded":true,"autoApply":false}'), utf8(',"exceeded":true,"autoApply":true}'),
+];
+const NO_LIMITS = utf8(',"ratelimits":[]');
+const CREDITS = utf8(',"credits":');
+const CLOSE_ARRAY = 93;
+const CLOSE_OBJECT = 125;
 
-/** Per applied limit: its answer object up to `duration` (the same every time), and its last reset as text. */
-interface LimitText {
-  readonly start: string;
-  resetAtMs: number;
-  resetText: string;
+/** A limit's answer object up to its `reset` (which changes), preceded by a comma unless it is the first. */
+const limitStart = (a: AppliedLimit, first: boolean): string =>
+  `${first ? '' : ','}{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${JSON.stringify(a.check.limit)},"duration":${JSON.stringify(a.check.durationMs)},"reset":`;
+
+const VALID_HEAD = '{"valid":true,"code":"VALID",';
+
+/**
+ * The bytes of a hot key's answers that do not change between its verifications, encoded once:
+ * an answer copies a few long runs instead of building many short ones.
+ */
+export interface AnswerParts {
+  /** A VALID answer up to the end of the key's description. */
+  readonly valid: Uint8Array;
+  /** Each auto limit's start (limitStart), the first one preceded by `,"ratelimits":[`. */
+  readonly autoLimits: readonly Uint8Array[];
 }
 
-const limitTexts = new WeakMap<AppliedLimit, LimitText>();
-
-function limitJson(a: AppliedLimit, r: LimitCheckResult): string {
-  let text = limitTexts.get(a);
-  if (text === undefined) {
-    text = { start: `{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${a.check.limit},"duration":${a.check.durationMs},"reset":`, resetAtMs: -1, resetText: '' };
-    limitTexts.set(a, text);
-  }
-  // The reset moves once a window: its text is made once a window.
-  if (text.resetAtMs !== r.resetAtMs) {
-    text.resetAtMs = r.resetAtMs;
-    text.resetText = integerText(r.resetAtMs);
-  }
-  return `${text.start}${text.resetText},"remaining":${integerText(r.remaining)},"exceeded":${r.passed ? 'false' : 'true'},"autoApply":${a.autoApply ? 'true' : 'false'}}`;
+export function answerParts(description: KeyDescription, autoLimits: readonly AppliedLimit[]): AnswerParts {
+  return {
+    valid: utf8(`${VALID_HEAD}${JSON.stringify(description).slice(1, -1)}`),
+    autoLimits: autoLimits.map((a, i) => utf8(`${i === 0 ? ',"ratelimits":[' : ''}${limitStart(a, i === 0)}`)),
+  };
 }
 
-export class KeyVerdict implements VerifyResult, HasJsonText {
+interface CheckedLimits {
+  readonly applied: readonly AppliedLimit[];
+  readonly results: readonly LimitCheckResult[];
+  /** True when `applied` are the hot key's auto limits, whose starts are in its AnswerParts. */
+  readonly auto: boolean;
+}
+
+export class KeyVerdict implements VerifyResult, HasJsonBytes {
   valid = false;
   code: VerifyCode = 'VALID';
   credits?: number;
-  private limits?: { readonly applied: readonly AppliedLimit[]; readonly results: readonly LimitCheckResult[] };
+  private limits?: CheckedLimits;
 
-  constructor(private readonly description: KeyDescription, private readonly descriptionJson: string) {}
+  constructor(private readonly description: KeyDescription, private readonly parts: AnswerParts) {}
 
-  /** The limits this verification checked, with their results (in the order applied). */
-  setLimits(applied: readonly AppliedLimit[], results: readonly LimitCheckResult[]): void {
-    this.limits = { applied, results };
+  /** The limits this verification checked, with their results (in the order applied); `auto`: see CheckedLimits. */
+  setLimits(applied: readonly AppliedLimit[], results: readonly LimitCheckResult[], auto: boolean): void {
+    this.limits = { applied, results, auto };
   }
 
   get ratelimits(): VerifyRatelimit[] | undefined {
@@ -76,16 +93,39 @@ export class KeyVerdict implements VerifyResult, HasJsonText {
     });
   }
 
-  [JSON_TEXT](): string {
-    let text = `{"valid":${this.valid},"code":"${this.code}",${this.descriptionJson}`;
-    const limits = this.limits;
-    if (limits !== undefined) {
-      text += ',"ratelimits":[';
-      for (let i = 0; i < limits.applied.length; i++) text += (i === 0 ? '' : ',') + limitJson(limits.applied[i]!, limits.results[i]!);
-      text += ']';
+  [JSON_BYTES](out: ByteWriter): void {
+    const { limits, parts } = this;
+    if (this.valid) {
+      out.bytes(parts.valid);
+    } else {
+      out.bytes(VALID_FALSE);
+      out.ascii(this.code);
+      out.bytes(CODE_END);
+      out.bytesFrom(parts.valid, VALID_HEAD.length);
     }
-    if (this.credits !== undefined) text += `,"credits":${this.credits}`;
-    return `${text}}`;
+    if (limits !== undefined && limits.applied.length === 0) out.bytes(NO_LIMITS);
+    else if (limits !== undefined) {
+      for (let i = 0; i < limits.applied.length; i++) {
+        if (limits.auto) out.bytes(parts.autoLimits[i]!);
+        else out.text(`${i === 0 ? ',"ratelimits":[' : ''}${limitStart(limits.applied[i]!, i === 0)}`);
+        this.writeLimit(out, limits, i);
+      }
+      out.byte(CLOSE_ARRAY);
+    }
+    if (this.credits !== undefined) {
+      out.bytes(CREDITS);
+      out.number(this.credits);
+    }
+    out.byte(CLOSE_OBJECT);
+  }
+
+  /** The changing members of limit `i`, after its start. */
+  private writeLimit(out: ByteWriter, limits: CheckedLimits, i: number): void {
+    const r = limits.results[i]!;
+    out.number(r.resetAtMs);
+    out.bytes(REMAINING);
+    out.number(r.remaining);
+    out.bytes(LIMIT_ENDS[(r.passed ? 0 : 2) + (limits.applied[i]!.autoApply ? 1 : 0)]!);
   }
 
   toJSON(): VerifyResult {

@@ -84,7 +84,7 @@ function verifyFound(services: VerifyDeps, principal: Principal, input: VerifyIn
   if (hot.key.pendingMigrationId !== undefined) return migrateAndVerify(services, principal, input, requestId, hot.key, startedAt);
   const query = input.permissions === undefined ? null : parsePermissionQuery(input.permissions);
   const { key, identity } = hot;
-  const result = new KeyVerdict(hot.description, hot.descriptionJson);
+  const result = new KeyVerdict(hot.description, hot.answer);
   const now = services.now();
   let code: VerifyCode = 'VALID';
   if (!key.enabled) code = 'DISABLED';
@@ -97,8 +97,8 @@ function verifyFound(services: VerifyDeps, principal: Principal, input: VerifyIn
   if (applied.length === 0) return spendAndFinish(step);
   const groups = named ? [{ checks: applied.map((a) => a.check) }] : hot.autoGroups;
   const { limiter } = services;
-  if (limiter.limitNow !== undefined) return spendAndFinish(applyLimits(step, applied, limiter.limitNow(groups)[0]!));
-  return limiter.limit(groups).then(([group]) => spendAndFinish(applyLimits(step, applied, group!)));
+  if (limiter.limitNow !== undefined) return spendAndFinish(applyLimits(step, applied, !named, limiter.limitNow(groups)[0]!));
+  return limiter.limit(groups).then(([group]) => spendAndFinish(applyLimits(step, applied, !named, group!)));
 }
 
 async function migrateAndVerify(services: VerifyDeps, principal: Principal, input: VerifyInput, requestId: string, key: KeyRecord, startedAt: number): Promise<VerifyResult> {
@@ -120,8 +120,8 @@ interface Step {
   readonly startedAt: number;
 }
 
-function applyLimits(step: Step, applied: readonly AppliedLimit[], group: LimitGroupResult): Step {
-  step.result.setLimits(applied, group.results);
+function applyLimits(step: Step, applied: readonly AppliedLimit[], auto: boolean, group: LimitGroupResult): Step {
+  step.result.setLimits(applied, group.results, auto);
   if (!group.passed) step.code = 'RATE_LIMITED';
   return step;
 }

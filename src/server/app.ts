@@ -14,7 +14,7 @@ import { throttleFailure } from './auth-failures.js';
 import { registerDashboard } from './dashboard.js';
 import { statusHead } from './http-status.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
-import { dataReply, errorReply, toApiError, type Reply } from './reply.js';
+import { dataReply, errorReply, sendableBody, toApiError, type Reply } from './reply.js';
 import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
 import { loadNativeUws, type Uws } from './uws.js';
 import type { RequestStats } from '../obs/metrics.js';
@@ -82,10 +82,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', info.requestId);
     const headers = reply.headers;
     if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
-    // Flattened first (charCodeAt does): uWS measures and copies the body in two walks, each slow
+    const body = sendableBody(reply.body);
+    // Text is flattened first (charCodeAt does): uWS measures and copies it in two walks, each slow
     // over the many pieces an answer is built from and fast over one flat string.
-    const body = reply.body;
-    if (body.length > 0) body.charCodeAt(body.length - 1);
+    if (typeof body === 'string' && body.length > 0) body.charCodeAt(body.length - 1);
     res.end(body, reply.close === true);
   };
 

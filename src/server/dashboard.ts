@@ -12,7 +12,7 @@ import { DashboardFiles } from '../dashboard/static.js';
 import type { Services } from '../wiring/services.js';
 import { throttleFailure } from './auth-failures.js';
 import { statusHead } from './http-status.js';
-import type { Reply } from './reply.js';
+import { sendableBody, type Reply } from './reply.js';
 import { readBody, readRequestInfo, type ConnectionState } from './request.js';
 
 export const DASHBOARD_PATH = '/dashboard';
@@ -36,7 +36,7 @@ function sendReply(res: HttpResponse, state: ConnectionState, requestId: string,
   res.cork(() => {
     res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', requestId);
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
-    res.end(reply.body, reply.close === true);
+    res.end(sendableBody(reply.body), reply.close === true);
   });
 }
 

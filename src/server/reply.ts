@@ -5,12 +5,17 @@
 import { ApiError, ServiceUnavailableError, isApiError } from '../errors/api-error.js';
 import { SERVICE_UNAVAILABLE_DETAIL, codeInfo, type ErrorCode } from '../errors/codes.js';
 import type { Page } from '../shapes/page.js';
-import { hasJsonText, JSON_TEXT } from '../util/json-text.js';
+import { ByteWriter, hasJsonBytes, JSON_BYTES, utf8, type HasJsonBytes } from '../util/json-bytes.js';
+
+/** A body written as bytes at the moment it is sent (util/json-bytes.ts). */
+export interface BytesBody {
+  write(out: ByteWriter): void;
+}
 
 export interface Reply {
   readonly status: number;
   readonly contentType: string;
-  readonly body: string;
+  readonly body: string | BytesBody;
   readonly headers?: Readonly<Record<string, string>>;
   /** Close the connection after this reply (e.g. a body that was not read to the end). */
   readonly close?: boolean;
@@ -19,12 +24,41 @@ export interface Reply {
 const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';
 
+/** A reply whose body is text (error and list answers, which tests and the dashboard read as text). */
+export type TextReply = Reply & { readonly body: string };
+
+const META_OPEN = utf8('{"meta":{"requestId":"');
+const DATA_OPEN = utf8('"},"data":');
+
+/** The envelope around data that writes its own bytes (verifyKey's answer). */
+class BytesEnvelope implements BytesBody {
+  constructor(private readonly requestId: string, private readonly data: HasJsonBytes) {}
+
+  write(out: ByteWriter): void {
+    out.bytes(META_OPEN);
+    out.ascii(this.requestId);
+    out.bytes(DATA_OPEN);
+    this.data[JSON_BYTES](out);
+    out.byte(125); // '}'
+  }
+}
+
+const writer = new ByteWriter();
+
+/** A body as uWS's `end` takes it; bytes are written now into one shared buffer, valid until the next call. */
+export function sendableBody(body: string | BytesBody): string | Uint8Array {
+  if (typeof body === 'string') return body;
+  body.write(writer.reset());
+  return writer.written();
+}
+
 export function dataReply(requestId: string, data: unknown): Reply {
   // Request ids are base58 (util/ids.ts), so they are spliced in as they are: no envelope object
   // is built and stringified on every verifyKey.
+  if (hasJsonBytes(data)) return { status: 200, contentType: JSON_TYPE, body: new BytesEnvelope(requestId, data) };
   const body = data === undefined
     ? `{"meta":{"requestId":"${requestId}"}}`
-    : `{"meta":{"requestId":"${requestId}"},"data":${hasJsonText(data) ? data[JSON_TEXT]() : JSON.stringify(data)}}`;
+    : `{"meta":{"requestId":"${requestId}"},"data":${JSON.stringify(data)}}`;
   return { status: 200, contentType: JSON_TYPE, body };
 }
 
@@ -39,7 +73,7 @@ function errorContentType(accept: string): string {
   return /application\/problem\+json|application\/\*|\*\/\*/.test(accept) ? PROBLEM_TYPE : JSON_TYPE;
 }
 
-export function errorReply(requestId: string, accept: string, docsUrl: string, err: ApiError, close = false): Reply {
+export function errorReply(requestId: string, accept: string, docsUrl: string, err: ApiError, close = false): TextReply {
   const info = codeInfo(err.code);
   const error: Record<string, unknown> = {
     title: info.title,

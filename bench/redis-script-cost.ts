@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:redis-script`: what lua/ratelimit-check.lua costs Redis per verification, alone.
+ * A redis-server on the load generator's CPU receives the very calls keygate's Redis limiter
+ * makes (src/ratelimit/redis-check-call.ts builds them, redis-keys.ts names the counters): groups
+ * of an identity's two auto-applied limits, as verifyKey sends them, batched as a turn of the
+ * event loop batches them. Per case (identities the verifications go round, verifications per
+ * call), rounds interleaved: Redis's CPU (INFO cpu) per verification and per call, and the
+ * commands Redis ran per verification (INFO commandstats, a script's own included). No keygate
+ * runs, so a change of the script or of the counters' layout is measured without the rest.
+ */
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { encodeCheckCall, type KeyedCheck } from '../src/ratelimit/redis-check-call.js';
+import { limiterKey, slotOf } from '../src/ratelimit/redis-keys.js';
+import { LuaScript } from '../src/redis/scripts.js';
+import { installSignalHandlers, startRedis, stopAll } from './lib/procs.js';
+
+const USAGE = `Usage: npm run bench:redis-script -- [options]
+  --case I:B       identities verified in turn : verifications per script call (repeatable;
+                   default 20000:38, 20:38, 20000:3; 38 is a turn's share at 100 connections, 3 a Cluster slot's)
+  --calls N        script calls per round and case (default 3000)
+  --rounds N       interleaved rounds, medians quoted (default 5)`;
+
+const { values } = parseArgs({
+  options: {
+    case: { type: 'string', multiple: true, default: ['20000:38', '20:38', '20000:3'] },
+    calls: { type: 'string', default: '3000' },
+    rounds: { type: 'string', default: '5' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const CHECK = LuaScript.load('ratelimit-check');
+const KEY_PREFIX = 'kgs:';
+/** The bench's identity limits (bench/lib/api.ts seeds the same two). */
+const LIMITS = [{ name: 'requests', durationMs: 60_000 }, { name: 'burst', durationMs: 1_000 }];
+/** In flight at once, as a busy replica keeps a few calls outstanding. */
+const PIPELINE = 8;
+
+interface Case { readonly identities: number; readonly perCall: number; next: number; readonly cpuUs: number[]; readonly commands: number[] }
+
+const cases: Case[] = values.case.map((text) => {
+  const [identities, perCall] = text.split(':').map(Number);
+  if (!(identities! > 0 && perCall! > 0)) throw new Error(`--case ${text}: expected identities:perCall`);
+  return { identities: identities!, perCall: perCall!, next: 0, cpuUs: [], commands: [] };
+});
+
+/** One call's groups: the next `perCall` identities in turn, each with its two limits (cost 1, never reached). */
+function groupsOf(c: Case): KeyedCheck[][] {
+  const groups: KeyedCheck[][] = [];
+  for (let g = 0; g < c.perCall; g++) {
+    const owner = `id_bench_${c.next++ % c.identities}`;
+    groups.push(LIMITS.map(({ name, durationMs }) => {
+      const counter = `vk:i:${owner}:${name}`;
+      const key = limiterKey(KEY_PREFIX, owner, counter, durationMs);
+      return { check: { counter, owner, limit: 1e12, durationMs, cost: 1 }, key, slot: slotOf(key) };
+    }));
+  }
+  return groups;
+}
+
+/** Standalone Redis takes any keys in one script; the limiter groups by slot only for a Cluster. */
+async function runCalls(redis: Redis, c: Case, calls: number): Promise<void> {
+  let inFlight: Promise<unknown>[] = [];
+  for (let i = 0; i < calls; i++) {
+    const call = encodeCheckCall(groupsOf(c), undefined, 1_000);
+    inFlight.push(CHECK.run(redis, call.keys, call.args));
+    if (inFlight.length >= PIPELINE) {
+      await Promise.all(inFlight);
+      inFlight = [];
+    }
+  }
+  await Promise.all(inFlight);
+}
+
+const cpuUs = async (redis: Redis): Promise<number> => {
+  const info = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
+};
+
+const commandCount = async (redis: Redis): Promise<number> => {
+  let total = 0;
+  for (const [, name, calls] of (await redis.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) {
+    if (name !== 'info') total += Number(calls);
+  }
+  return total;
+};
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  installSignalHandlers();
+  const server = await startRedis();
+  const redis = new Redis({ host: '127.0.0.1', port: server.port, lazyConnect: true });
+  await redis.connect();
+  try {
+    const calls = Number(values.calls);
+    // Every counter exists before measuring, as in a steady state.
+    for (const c of cases) await runCalls(redis, c, Math.ceil(c.identities / c.perCall) + 1);
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      for (const c of cases) {
+        const [cpuBefore, commandsBefore] = [await cpuUs(redis), await commandCount(redis)];
+        await runCalls(redis, c, calls);
+        const verifications = calls * c.perCall;
+        c.cpuUs.push((await cpuUs(redis) - cpuBefore) / verifications);
+        c.commands.push((await commandCount(redis) - commandsBefore) / verifications);
+      }
+      process.stderr.write(`round ${round}/${values.rounds} done\n`);
+    }
+  } finally {
+    redis.disconnect();
+    await stopAll();
+  }
+  process.stdout.write(`\nlua/ratelimit-check.lua alone, ${values.calls} calls per round and case, ${values.rounds} rounds (medians)\n\n`);
+  process.stdout.write('| identities | verifications per call | Redis CPU µs per verification (each round) | per call | commands Redis ran per verification |\n|---|---|---|---|---|\n');
+  for (const c of cases) {
+    const us = median(c.cpuUs);
+    process.stdout.write(`| ${c.identities} | ${c.perCall} | ${us.toFixed(2)} (${c.cpuUs.map((x) => x.toFixed(1)).join(' ')}) | ${(us * c.perCall).toFixed(1)} | ${median(c.commands).toFixed(2)} |\n`);
+  }
+}
+
+main().catch(async (err: unknown) => {
+  process.stderr.write(`bench:redis-script failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  await stopAll();
+  process.exit(1);
+});

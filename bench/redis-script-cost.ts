@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { encodeCheckCall, type KeyedCheck } from '../src/ratelimit/redis-check-call.js';
-import { limiterKey, slotOf } from '../src/ratelimit/redis-keys.js';
+import { limiterField, limiterHash, slotOf } from '../src/ratelimit/redis-keys.js';
 import { LuaScript } from '../src/redis/scripts.js';
 import { installSignalHandlers, startRedis, stopAll } from './lib/procs.js';
 
@@ -41,12 +41,12 @@ const LIMITS = [{ name: 'requests', durationMs: 60_000 }, { name: 'burst', durat
 /** In flight at once, as a busy replica keeps a few calls outstanding. */
 const PIPELINE = 8;
 
-interface Case { readonly identities: number; readonly perCall: number; next: number; readonly cpuUs: number[]; readonly commands: number[] }
+interface Case { readonly identities: number; readonly perCall: number; next: number; readonly cpuUs: number[]; readonly commands: number[]; readonly usec: Map<string, number[]> }
 
 const cases: Case[] = values.case.map((text) => {
   const [identities, perCall] = text.split(':').map(Number);
   if (!(identities! > 0 && perCall! > 0)) throw new Error(`--case ${text}: expected identities:perCall`);
-  return { identities: identities!, perCall: perCall!, next: 0, cpuUs: [], commands: [] };
+  return { identities: identities!, perCall: perCall!, next: 0, cpuUs: [], commands: [], usec: new Map() };
 });
 
 /** One call's groups: the next `perCall` identities in turn, each with its two limits (cost 1, never reached). */
@@ -56,18 +56,26 @@ function groupsOf(c: Case): KeyedCheck[][] {
     const owner = `id_bench_${c.next++ % c.identities}`;
     groups.push(LIMITS.map(({ name, durationMs }) => {
       const counter = `vk:i:${owner}:${name}`;
-      const key = limiterKey(KEY_PREFIX, owner, counter, durationMs);
-      return { check: { counter, owner, limit: 1e12, durationMs, cost: 1 }, key, slot: slotOf(key) };
+      const hash = limiterHash(KEY_PREFIX, owner);
+      return { check: { counter, owner, limit: 1e12, durationMs, cost: 1 }, key: limiterField(owner, counter, durationMs), hash, slot: slotOf(hash) };
     }));
   }
   return groups;
+}
+
+/** As the limiter does: one call a second also sweeps (redis-limiter.ts). */
+let sweptAtMs = 0;
+function sweepEach(): number {
+  if (Date.now() - sweptAtMs < 1_000) return 0;
+  sweptAtMs = Date.now();
+  return 64;
 }
 
 /** Standalone Redis takes any keys in one script; the limiter groups by slot only for a Cluster. */
 async function runCalls(redis: Redis, c: Case, calls: number): Promise<void> {
   let inFlight: Promise<unknown>[] = [];
   for (let i = 0; i < calls; i++) {
-    const call = encodeCheckCall(groupsOf(c), undefined, 1_000);
+    const call = encodeCheckCall(groupsOf(c), undefined, sweepEach());
     inFlight.push(CHECK.run(redis, call.keys, call.args));
     if (inFlight.length >= PIPELINE) {
       await Promise.all(inFlight);
@@ -83,13 +91,26 @@ const cpuUs = async (redis: Redis): Promise<number> => {
   return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
 };
 
-const commandCount = async (redis: Redis): Promise<number> => {
-  let total = 0;
-  for (const [, name, calls] of (await redis.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g)) {
-    if (name !== 'info') total += Number(calls);
+/** Calls and µs per command (INFO excluded), from INFO commandstats. */
+const commandStats = async (redis: Redis): Promise<Map<string, { calls: number; usec: number }>> => {
+  const stats = new Map<string, { calls: number; usec: number }>();
+  for (const [, name, calls, usec] of (await redis.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+),usec=(\d+)/g)) {
+    if (name !== 'info') stats.set(name!, { calls: Number(calls), usec: Number(usec) });
   }
-  return total;
+  return stats;
 };
+
+/** Commands run between two readings, per verification; and the command µs (a script's own counted in it and on their own) by command. */
+function commandsBetween(before: Map<string, { calls: number; usec: number }>, after: Map<string, { calls: number; usec: number }>, verifications: number): { commands: number; usec: Map<string, number> } {
+  let commands = 0;
+  const usec = new Map<string, number>();
+  for (const [name, now] of after) {
+    const then = before.get(name) ?? { calls: 0, usec: 0 };
+    commands += (now.calls - then.calls) / verifications;
+    usec.set(name, (now.usec - then.usec) / verifications);
+  }
+  return { commands, usec };
+}
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -104,11 +125,13 @@ async function main(): Promise<void> {
     for (const c of cases) await runCalls(redis, c, Math.ceil(c.identities / c.perCall) + 1);
     for (let round = 1; round <= Number(values.rounds); round++) {
       for (const c of cases) {
-        const [cpuBefore, commandsBefore] = [await cpuUs(redis), await commandCount(redis)];
+        const [cpuBefore, statsBefore] = [await cpuUs(redis), await commandStats(redis)];
         await runCalls(redis, c, calls);
         const verifications = calls * c.perCall;
         c.cpuUs.push((await cpuUs(redis) - cpuBefore) / verifications);
-        c.commands.push((await commandCount(redis) - commandsBefore) / verifications);
+        const { commands, usec } = commandsBetween(statsBefore, await commandStats(redis), verifications);
+        c.commands.push(commands);
+        for (const [name, us] of usec) c.usec.set(name, [...c.usec.get(name) ?? [], us]);
       }
       process.stderr.write(`round ${round}/${values.rounds} done\n`);
     }
@@ -117,10 +140,12 @@ async function main(): Promise<void> {
     await stopAll();
   }
   process.stdout.write(`\nlua/ratelimit-check.lua alone, ${values.calls} calls per round and case, ${values.rounds} rounds (medians)\n\n`);
-  process.stdout.write('| identities | verifications per call | Redis CPU µs per verification (each round) | per call | commands Redis ran per verification |\n|---|---|---|---|---|\n');
+  process.stdout.write('| identities | verifications per call | Redis CPU µs per verification (each round) | per call | commands Redis ran per verification | commandstats µs per verification |\n|---|---|---|---|---|---|\n');
   for (const c of cases) {
     const us = median(c.cpuUs);
-    process.stdout.write(`| ${c.identities} | ${c.perCall} | ${us.toFixed(2)} (${c.cpuUs.map((x) => x.toFixed(1)).join(' ')}) | ${(us * c.perCall).toFixed(1)} | ${median(c.commands).toFixed(2)} |\n`);
+    const byCommand = [...c.usec].map(([name, xs]) => [name, median(xs)] as const).filter(([, x]) => x >= 0.01).sort((a, b) => b[1] - a[1])
+      .map(([name, x]) => `${name} ${x.toFixed(2)}`).join(', ');
+    process.stdout.write(`| ${c.identities} | ${c.perCall} | ${us.toFixed(2)} (${c.cpuUs.map((x) => x.toFixed(1)).join(' ')}) | ${(us * c.perCall).toFixed(1)} | ${median(c.commands).toFixed(2)} | ${byCommand} |\n`);
   }
 }
 

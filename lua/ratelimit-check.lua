@@ -8,57 +8,83 @@
   remaining, reset and retry-after (src/ratelimit/redis-check-call.ts), which is the same
   arithmetic, so the script does the least that must happen inside Redis.
 
-  KEYS[1..n]  one hash per counter: s = window sequence (floor(ms / duration)), c = its count,
-              p = the previous window's count. All keys share one hash tag. A key is listed once
-              however many checks name it; checks refer to it by index; every key is named.
-  ARGV[1]     time override in unix ms, or "" to read the server's TIME (the override is for tests)
-  ARGV[2]     TTL slack in ms: a (re)written window lives 2 × duration + slack
-  ARGV[3]     msgpack array of numbers: G, the number of groups; then per group: k, then
-              k × (keyIndex, limit, durationMs, cost)
+  Counters are fields of a few hashes (a bucket's hash, src/ratelimit/redis-keys.ts): one HMGET
+  reads all of a call's counters in a hash and one HSET writes those that changed, where a hash
+  per counter cost two commands per counter. A field's value is its state packed as three
+  little-endian 64-bit integers: s = window sequence (floor(ms / duration)), c = its count, p =
+  the previous window's count. Its name ends in `:<durationMs>`. Fields cannot expire, so calls
+  sweep: stale counters (two windows behind) are deleted as an HSCAN cursor, kept in the hash's
+  field `#`, walks the hash.
 
-  Returns a flat array of integers: now; then per group: passed (1/0); then per key: s, c, p, its
+  KEYS[1..m]  the hashes; all share one hash tag
+  ARGV[1]     time override in unix ms, or "" to read the server's TIME (the override is for tests)
+  ARGV[2]     fields to sweep per hash in this call besides twice those it creates (0: only those)
+  ARGV[3]     msgpack array of numbers: m counts (fields per hash, in KEYS order); G, the number of
+              groups; then per group: k, then k × (fieldIndex, limit, durationMs, cost)
+  ARGV[4..]   the counter fields, those of KEYS[1] first; each listed once however many checks name
+              it; checks refer to it by index (1-based, in this list)
+
+  Returns a flat array of integers: now; then per group: passed (1/0); then per field: s, c, p, its
   state rotated to `now` before this call's commits.
 
   Invariants: touches only KEYS; a window never rolls backwards (clock stepped back); a limit of 0
   denies every check, cost 0 included; a denied group and cost 0 write nothing; groups run in order
   and see earlier commits; a counter named twice in one group sees the cost of its earlier mention;
-  PEXPIRE is set only when a window is (re)written; deterministic for a given ARGV[1].
+  the sweep deletes only counters two or more windows behind `now`; deterministic for a given
+  ARGV[1].
 ]]
 local rcall = redis.call
 local floor = math.floor
+local pack, unpackState = struct.pack, struct.unpack
 
 local now = tonumber(ARGV[1])
 if not now then
   local t = rcall('TIME')
   now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
 end
-local slack = tonumber(ARGV[2])
-
--- Per key index: the window s and previous count p after rotation (fixed for the call, as `now`
--- is), the count c (grows with commits), c0 the count at the start, sw the stored window (nil:
--- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
-local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
+local sweepEach = tonumber(ARGV[2])
 -- One msgpack array instead of four arguments per check: Redis makes a string of every argument
 -- and each needed tonumber(); unpacking is one C call that yields numbers.
 local A = cmsgpack.unpack(ARGV[3])
-local G = A[1]
+local m = #KEYS
+local FIELD0 = 3 -- ARGV[FIELD0 + i] is field i
+
+-- Stored values per field index, read with one HMGET per hash.
+local stored = {}
+local first = 1
+for h = 1, m do
+  local n = A[h]
+  if n > 0 then
+    local v = rcall('HMGET', KEYS[h], unpack(ARGV, FIELD0 + first, FIELD0 + first + n - 1))
+    for j = 1, n do stored[first + j - 1] = v[j] end
+  end
+  first = first + n
+end
+local fields = first - 1
+
+-- Per field index: the window s and previous count p after rotation (fixed for the call, as `now`
+-- is), the count c (grows with commits), c0 the count at the start, sw the stored window (nil:
+-- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
+local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
+local G = A[m + 1]
 local out = { now }
--- The group's tentative count per key index; tm[i] == g marks it as this group's.
+-- The group's tentative count per field index; tm[i] == g marks it as this group's.
 local tm, tc = {}, {}
-local pos = 2
+local pos = m + 2
 for g = 1, G do
   local k = A[pos]
-  local first = pos + 1
-  pos = first
+  local firstCheck = pos + 1
+  pos = firstCheck
   local passed = true
   for _ = 1, k do
     local i, limit, cost = A[pos], A[pos + 1], A[pos + 3]
     if not kd[i] then
-      -- First mention: read and rotate the counter (inlined: a Lua call per key costs).
+      -- First mention: rotate the counter (inlined: a Lua call per field costs).
       local d = A[pos + 2]
-      local v = rcall('HMGET', KEYS[i], 's', 'c', 'p')
       local seq = floor(now / d)
-      local s, c0, p = tonumber(v[1]), tonumber(v[2]) or 0, tonumber(v[3]) or 0
+      local s, c0, p
+      local v = stored[i]
+      if v then s, c0, p = unpackState('<lll', v) end
       ksw[i] = s
       if s == nil then s, c0, p = seq, 0, 0
       elseif s < seq then
@@ -76,7 +102,7 @@ for g = 1, G do
     pos = pos + 4
   end
   if passed then
-    for q = first, pos - 1, 4 do
+    for q = firstCheck, pos - 1, 4 do
       local i = A[q]
       kc[i] = tc[i]
     end
@@ -84,24 +110,47 @@ for g = 1, G do
   out[g + 1] = passed and 1 or 0
 end
 
--- Numbers go out as "%.0f": Lua's default "%.14g" would round counts above 10^14, and a number
--- handed to redis.call as it is becomes "1e+08" on some Redis versions (7.2.0 to 7.2.4).
-local function int(x) return string.format('%.0f', x) end
 local n = G + 1
-for i = 1, #KEYS do
-  local c = kc[i]
-  -- HINCRBY while the stored window is the one read, else the whole hash plus a fresh TTL (the
-  -- only time the TTL moves).
-  if c ~= kc0[i] then
-    if ksw[i] == ks[i] then
-      rcall('HINCRBY', KEYS[i], 'c', int(c - kc0[i]))
-    else
-      rcall('HSET', KEYS[i], 's', int(ks[i]), 'c', int(c), 'p', int(kp[i]))
-      rcall('PEXPIRE', KEYS[i], int(2 * kd[i] + slack))
-    end
-  end
-  -- A key no check named (callers never send one) still fills its place, so the reply keeps its length.
+for i = 1, fields do
+  -- A field no check named (callers never send one) still fills its place, so the reply keeps its length.
   out[n + 1], out[n + 2], out[n + 3] = ks[i] or 0, kc0[i] or 0, kp[i] or 0
   n = n + 3
+end
+
+-- Deletes the fields of `hash` two windows or more behind `now` among about `count` from its cursor.
+local function sweep(hash, count)
+  local cursor = rcall('HGET', hash, '#') or '0'
+  local scan = rcall('HSCAN', hash, cursor, 'COUNT', count)
+  local entries, stale = scan[2], {}
+  for e = 1, #entries, 2 do
+    local f = entries[e]
+    if f ~= '#' then
+      local d = tonumber(string.match(f, ':(%d+)$'))
+      local s = unpackState('<lll', entries[e + 1])
+      if d and floor(now / d) - s >= 2 then stale[#stale + 1] = f end
+    end
+  end
+  if #stale > 0 then rcall('HDEL', hash, unpack(stale)) end
+  if scan[1] == '0' then rcall('HDEL', hash, '#') else rcall('HSET', hash, '#', scan[1]) end
+end
+
+first = 1
+for h = 1, m do
+  local count = A[h]
+  local writes, created = {}, 0
+  for i = first, first + count - 1 do
+    local c = kc[i]
+    -- Written when its count changed; a rotated window that took no cost is left as stored.
+    if c ~= kc0[i] then
+      if ksw[i] == nil then created = created + 1 end
+      writes[#writes + 1] = ARGV[FIELD0 + i]
+      writes[#writes + 1] = pack('<lll', ks[i], c, kp[i])
+    end
+  end
+  if #writes > 0 then rcall('HSET', KEYS[h], unpack(writes)) end
+  -- Twice what this call created: the sweep outpaces new counters, so a hash stays near its live size.
+  local budget = sweepEach + 2 * created
+  if budget > 0 then sweep(KEYS[h], budget) end
+  first = first + count
 end
 return out

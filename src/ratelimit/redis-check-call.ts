@@ -7,10 +7,12 @@ import { pack } from 'msgpackr';
 import { effective, retryAfter, type WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
-/** A check with its Redis key and that key's Cluster slot. */
+/** A check with its counter's field, the hash holding it (redis-keys.ts) and that hash's Cluster slot. */
 export interface KeyedCheck {
   readonly check: LimitCheck;
+  /** The counter's field: unique per counter across the hashes, so it also names the counter here. */
   readonly key: string;
+  readonly hash: string;
   readonly slot: number;
 }
 
@@ -19,8 +21,9 @@ export interface ScriptCall {
   readonly args: (string | Buffer)[];
 }
 
-/** A check call, and per group per check the index of its key in `keys` (for the replay). */
+/** A check call, its counters' fields, and per group per check the index of its field in `fields` (for the replay). */
 export interface CheckCall extends ScriptCall {
+  readonly fields: readonly string[];
   readonly keyIndexes: readonly (readonly number[])[];
 }
 
@@ -43,24 +46,38 @@ export interface DecodedCall {
 
 const FIELDS_PER_KEY = 3;
 
-/** KEYS lists each key once (a hot counter named by 100 groups is read once); checks index it. */
-export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, ttlSlackMs: number): CheckCall {
-  const keys: string[] = [];
+/**
+ * KEYS lists each hash once, and the fields each counter once (a hot counter named by 100 groups
+ * is read once), those of the first hash first; checks index the fields. `sweepEach`: fields the
+ * script looks at per hash for stale counters besides those its new ones pay for.
+ */
+export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, sweepEach: number): CheckCall {
+  const byHash = new Map<string, string[]>();
+  const seen = new Set<string>();
+  for (const group of groups) {
+    for (const { key, hash } of group) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const list = byHash.get(hash);
+      if (list === undefined) byHash.set(hash, [key]);
+      else list.push(key);
+    }
+  }
+  const keys = [...byHash.keys()];
+  const fields = [...byHash.values()].flat();
   const index = new Map<string, number>();
-  const numbers: number[] = [groups.length];
+  fields.forEach((field, i) => index.set(field, i));
+  const numbers: number[] = [...byHash.values()].map((list) => list.length);
+  numbers.push(groups.length);
   const keyIndexes = groups.map((group) => {
     numbers.push(group.length);
     return group.map(({ key, check }) => {
-      let i = index.get(key);
-      if (i === undefined) {
-        i = keys.push(key) - 1;
-        index.set(key, i);
-      }
+      const i = index.get(key)!;
       numbers.push(i + 1, check.limit, check.durationMs, check.cost);
       return i;
     });
   });
-  return { keys, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(ttlSlackMs), pack(numbers)] };
+  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(numbers), ...fields] };
 }
 
 /**
@@ -69,7 +86,7 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
  * rules (memory-limiter.ts), which must reach the script's verdicts.
  */
 export function decodeCheckReply(reply: unknown, groups: readonly (readonly KeyedCheck[])[], call: CheckCall): DecodedCall {
-  const keyCount = call.keys.length;
+  const keyCount = call.fields.length;
   const expected = 1 + groups.length + keyCount * FIELDS_PER_KEY;
   if (!Array.isArray(reply) || reply.length !== expected) {
     throw new Error(`ratelimit-check returned ${Array.isArray(reply) ? reply.length : typeof reply} values, expected ${expected}`);
@@ -123,18 +140,20 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
 }
 
 /**
- * The refund of a committed part: per key, the window its cost went into and the summed cost
- * (a counter named twice in a group committed both mentions).
+ * The refund of a committed part (its counters share one hash: a part is one slot's): per counter,
+ * the window its cost went into and the summed cost (a counter named twice in a group committed
+ * both mentions).
  */
 export function encodeRefundCall(part: readonly KeyedCheck[], results: readonly LimitCheckResult[]): ScriptCall | null {
-  const perKey = new Map<string, { seq: number; cost: number }>();
+  const perField = new Map<string, { seq: number; cost: number }>();
   part.forEach(({ key, check }, i) => {
     if (check.cost === 0) return;
     const seq = results[i]!.resetAtMs / check.durationMs - 1;
-    const entry = perKey.get(key) ?? { seq, cost: 0 };
+    const entry = perField.get(key) ?? { seq, cost: 0 };
     entry.cost += check.cost;
-    perKey.set(key, entry);
+    perField.set(key, entry);
   });
-  if (perKey.size === 0) return null;
-  return { keys: [...perKey.keys()], args: [...perKey.values()].flatMap(({ seq, cost }) => [String(seq), String(cost)]) };
+  if (perField.size === 0) return null;
+  if (part.some(({ hash }) => hash !== part[0]!.hash)) throw new Error('a refund covers the counters of one hash');
+  return { keys: [part[0]!.hash], args: [...perField].flatMap(([field, { seq, cost }]) => [field, String(seq), String(cost)]) };
 }

@@ -1,14 +1,15 @@
 /**
  * The only place rate-limiter keys in Redis are spelled, so a change of layout is made once:
- * `<keyPrefix>rl:{<limit tag>}:<owner tag>:<counter>:<durationMs>`, one hash per counter and
- * duration.
+ * a counter is the field `<owner tag>:<counter>:<durationMs>` of the hash `<keyPrefix>rl:{<limit tag>}`
+ * (its bucket), its value the packed window state (lua/ratelimit-check.lua).
  *
  * The hash tag is one of 16 bucket tags chosen by the owner (redis/tags.ts, limitTag), not one per
  * owner: a Lua script may touch one Cluster slot only, so with a slot per owner verifications
  * spread over many identities would cost about one script call each. With buckets every counter
  * of one owner still sits in one slot (a group of them commits in one script), and a batch
- * carries the checks of every owner sharing the bucket. Owners never share a counter: the owner's
- * own tag follows the bucket tag.
+ * carries the checks of every owner sharing the bucket. Counters are fields of the bucket's hash,
+ * not keys of their own, so a script reads all of a call's counters in a hash with one command.
+ * Owners never share a counter: the owner's own tag begins the field.
  */
 import calculateSlot from 'cluster-key-slot';
 import { limitTag, ownerTag } from '../redis/tags.js';
@@ -23,8 +24,14 @@ export function checkKeyPrefix(keyPrefix: string): string {
   return keyPrefix;
 }
 
-export function limiterKey(keyPrefix: string, owner: string, counter: string, durationMs: number): string {
-  return `${keyPrefix}rl:{${limitTag(owner)}}:${ownerTag(owner)}:${counter}:${durationMs}`;
+/** The hash (the owner's bucket) that holds the owner's counters. */
+export function limiterHash(keyPrefix: string, owner: string): string {
+  return `${keyPrefix}rl:{${limitTag(owner)}}`;
+}
+
+/** A counter's field in its bucket's hash; the duration ends it (the sweep reads it there). */
+export function limiterField(owner: string, counter: string, durationMs: number): string {
+  return `${ownerTag(owner)}:${counter}:${durationMs}`;
 }
 
 /** The Cluster slot of a limiter key (CRC16 of its hash tag, as Redis computes it). */

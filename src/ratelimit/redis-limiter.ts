@@ -23,7 +23,7 @@ import { chunkParts, nodeOf, planRounds, sendScripts, TurnQueue, type Part, type
 import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedCheck, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
 import { DenyCache } from './redis-deny-cache.js';
 import { failOpenResult, ThrottledWarning, type FailMode } from './redis-fail-mode.js';
-import { checkKeyPrefix, limiterKey, slotOf } from './redis-keys.js';
+import { checkKeyPrefix, limiterField, limiterHash, slotOf } from './redis-keys.js';
 import type { LimitCheck, LimitCheckResult, LimitGroup, LimitGroupResult, RateLimiter } from './types.js';
 
 // Once per call: a resent check would count twice, a resent refund give back twice.
@@ -75,6 +75,9 @@ type Outcome = { readonly ok: true; readonly group: DecodedGroup } | { readonly 
  * gathered while the previous one is in Redis, so the connection never idles between them.
  */
 const MAX_FLUSHES_PER_NODE = 2;
+/** How often a round of calls also sweeps, and how many fields per hash each of its calls looks at. */
+const SWEEP_INTERVAL_MS = 1_000;
+const SWEEP_FIELDS = 64;
 
 export class RedisRateLimiter implements RateLimiter {
   readonly stats: RedisLimiterStats = { scriptsSent: 0, groupsEvaluated: 0, localDenials: 0, refundsSent: 0, unavailable: 0 };
@@ -93,6 +96,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly flushesPerNode = new Map<string, number>();
   /** Server time minus local time, from the last reply (see localNow). */
   private offsetMs = 0;
+  private sweptAtMs = 0;
   private closed = false;
   private listener?: (results: readonly LimitGroupResult[]) => void;
 
@@ -153,9 +157,10 @@ export class RedisRateLimiter implements RateLimiter {
   private keyedCheck(check: LimitCheck): KeyedCheck {
     const { memo } = check;
     if (memo !== undefined && memo.made === this.memoMark) return memo.value as KeyedCheck;
-    const key = limiterKey(this.keyPrefix, check.owner ?? check.counter, check.counter, check.durationMs);
+    const owner = check.owner ?? check.counter;
+    const hash = limiterHash(this.keyPrefix, owner);
     // A standalone Redis has no slots: everything of a turn can share one script call.
-    const keyed: KeyedCheck = { check, key, slot: this.isCluster ? slotOf(key) : 0 };
+    const keyed: KeyedCheck = { check, key: limiterField(owner, check.counter, check.durationMs), hash, slot: this.isCluster ? slotOf(hash) : 0 };
     if (memo !== undefined) {
       memo.made = this.memoMark;
       memo.value = keyed;
@@ -255,12 +260,13 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async runRound(round: Round<Pending>): Promise<void> {
     const sentAtMs = this.options.now ? this.options.now() : Date.now();
-    // With injected time the script's clock is unrelated to real time, so real TTLs get a long
-    // slack (tests run for seconds on windows of one second); normally 1 s covers clock skew.
-    const ttlSlackMs = this.options.now ? 600_000 : 1_000;
+    // Counters never expire on their own (lua/ratelimit-check.lua): besides what new counters pay
+    // for, the calls of one round a second each look at a few more for stale ones.
+    const sweepEach = Date.now() - this.sweptAtMs >= SWEEP_INTERVAL_MS ? SWEEP_FIELDS : 0;
+    if (sweepEach > 0) this.sweptAtMs = Date.now();
     const calls: { slot: number; parts: Part<Pending>[] }[] = [];
     for (const [slot, parts] of round) for (const chunk of chunkParts(parts, this.options.maxChecksPerCall ?? 256)) calls.push({ slot, parts: chunk });
-    const encoded = calls.map(({ slot, parts }) => ({ slot, ...encodeCheckCall(parts.map((p) => p.keyed), this.options.now ? sentAtMs : undefined, ttlSlackMs) }));
+    const encoded = calls.map(({ slot, parts }) => ({ slot, ...encodeCheckCall(parts.map((p) => p.keyed), this.options.now ? sentAtMs : undefined, sweepEach) }));
     this.stats.scriptsSent += calls.length;
     this.stats.groupsEvaluated += calls.reduce((n, c) => n + c.parts.length, 0);
     const replies = await sendScripts(this.client, CHECK, encoded);
@@ -367,12 +373,12 @@ export class RedisRateLimiter implements RateLimiter {
   private async refund(refunds: readonly { part: Part<Pending>; results: readonly LimitCheckResult[] }[]): Promise<void> {
     const calls = refunds.flatMap(({ part, results }) => {
       const call = encodeRefundCall(part.keyed, results);
-      return call ? [{ slot: part.keyed[0]!.slot, ...call }] : [];
+      return call ? [{ slot: part.keyed[0]!.slot, counters: part.keyed.map((k) => k.key), ...call }] : [];
     });
     this.stats.refundsSent += calls.length;
     const replies = await sendScripts(this.client, REFUND, calls);
     calls.forEach((call, i) => {
-      for (const key of call.keys) this.cache.forget(key);
+      for (const counter of call.counters) this.cache.forget(counter);
       const reply = replies[i]!;
       // Not retried (it may have run); the surplus only denies early and expires with the window.
       if (!reply.ok) this.warning.warn(reply.error, 'rate limiter: refund of a multi-owner group failed');

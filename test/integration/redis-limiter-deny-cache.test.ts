@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady, type RedisClient } from '../../src/redis/client.js';
-import { limiterKey } from '../../src/ratelimit/redis-keys.js';
+import { limiterField, limiterHash } from '../../src/ratelimit/redis-keys.js';
+import { LuaScript } from '../../src/redis/scripts.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
 
 describe('RedisRateLimiter deny cache after a counter went down', () => {
@@ -29,8 +30,10 @@ describe('RedisRateLimiter deny cache after a counter went down', () => {
       expect((await limiter.limit([{ checks: [check] }]))[0]!.passed).toBe(false);
       expect(limiter.stats.scriptsSent).toBe(sent); // answered from the deny cache
 
-      // What another replica's refund does: the counter goes down in Redis.
-      await client.hincrby(limiterKey(keyPrefix, check.owner, check.counter, check.durationMs), 'c', -2);
+      // Another replica's refund: the counter goes down in Redis.
+      const window = String(Math.floor(Date.now() / check.durationMs));
+      const refund = LuaScript.load('ratelimit-refund');
+      expect(await refund.run(client, [limiterHash(keyPrefix, check.owner)], [limiterField(check.owner, check.counter, check.durationMs), window, '2'])).toEqual([1]);
       await new Promise((resolve) => setTimeout(resolve, 1_050));
       expect((await limiter.limit([{ checks: [check] }]))[0]!.passed).toBe(true);
       expect(limiter.stats.scriptsSent).toBe(sent + 1);

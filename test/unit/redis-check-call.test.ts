@@ -8,12 +8,12 @@ import { decodeCheckReply, encodeCheckCall, type KeyedCheck } from '../../src/ra
 
 const NOW = 1_700_000_040_500;
 const SEQ = Math.floor(NOW / 1000);
-const check = (key: string, limit: number, cost: number): KeyedCheck => ({ key, slot: 0, check: { counter: key, limit, durationMs: 1000, cost } });
+const check = (key: string, limit: number, cost: number): KeyedCheck => ({ key, hash: 'h', slot: 0, check: { counter: key, limit, durationMs: 1000, cost } });
 
 describe('decodeCheckReply', () => {
   it('replays groups in order on the returned states: remaining, reset and the state after each group', () => {
     const groups = [[check('a', 5, 3)], [check('a', 5, 3)], [check('a', 6, 2), check('b', 1, 1)]];
-    const call = encodeCheckCall(groups, NOW, 1000);
+    const call = encodeCheckCall(groups, NOW, 0);
     // a: s = SEQ, c = 1 before the call; b: nothing stored.
     const decoded = decodeCheckReply([NOW, 1, 0, 1, SEQ, 1, 0, SEQ, 0, 0], groups, call);
     const [first, second, third] = decoded.groups;
@@ -24,7 +24,7 @@ describe('decodeCheckReply', () => {
 
   it('a group whose replay disagrees with the verdict is an error, and later groups follow what Redis committed', () => {
     const groups = [[check('a', 5, 1)], [check('b', 5, 1)], [check('a', 5, 4)]];
-    const call = encodeCheckCall(groups, NOW, 1000);
+    const call = encodeCheckCall(groups, NOW, 0);
     // The script says group 1 was denied although a had room: it committed nothing there.
     const decoded = decodeCheckReply([NOW, 0, 1, 1, SEQ, 0, 0, SEQ, 0, 0], groups, call);
     expect(decoded.groups[0]).toBeInstanceOf(Error);
@@ -35,6 +35,6 @@ describe('decodeCheckReply', () => {
 
   it('a reply of the wrong length fails the whole call', () => {
     const groups = [[check('a', 5, 1)]];
-    expect(() => decodeCheckReply([NOW, 1, SEQ, 0], groups, encodeCheckCall(groups, NOW, 1000))).toThrow(/expected 5/);
+    expect(() => decodeCheckReply([NOW, 1, SEQ, 0], groups, encodeCheckCall(groups, NOW, 0))).toThrow(/expected 5/);
   });
 });

@@ -56,7 +56,7 @@ function groupsOf(c: Case): KeyedCheck[][] {
     const owner = `id_bench_${c.next++ % c.identities}`;
     groups.push(LIMITS.map(({ name, durationMs }) => {
       const counter = `vk:i:${owner}:${name}`;
-      const hash = limiterHash(KEY_PREFIX, owner);
+      const hash = limiterHash(KEY_PREFIX, owner, false);
       return { check: { counter, owner, limit: 1e12, durationMs, cost: 1 }, key: limiterField(owner, counter, durationMs), hash, slot: slotOf(hash) };
     }));
   }

@@ -1,7 +1,8 @@
 /**
  * The only place rate-limiter keys in Redis are spelled, so a change of layout is made once:
  * a counter is the field `<owner tag>:<counter>:<durationMs>` of the hash `<keyPrefix>rl:{<limit tag>}`
- * (its bucket), its value the packed window state (lua/ratelimit-check.lua).
+ * (its bucket) on a Cluster, of `<keyPrefix>rl:{all}` on a standalone Redis; its value is the
+ * packed window state (lua/ratelimit-check.lua).
  *
  * The hash tag is one of 16 bucket tags chosen by the owner (redis/tags.ts, limitTag), not one per
  * owner: a Lua script may touch one Cluster slot only, so with a slot per owner verifications
@@ -24,9 +25,13 @@ export function checkKeyPrefix(keyPrefix: string): string {
   return keyPrefix;
 }
 
-/** The hash (the owner's bucket) that holds the owner's counters. */
-export function limiterHash(keyPrefix: string, owner: string): string {
-  return `${keyPrefix}rl:{${limitTag(owner)}}`;
+/**
+ * The hash that holds the owner's counters: its bucket's on a Cluster; on a standalone Redis, where
+ * one script call takes a whole turn's checks, one hash for all, so that call reads and writes
+ * them with one command each.
+ */
+export function limiterHash(keyPrefix: string, owner: string, cluster: boolean): string {
+  return cluster ? `${keyPrefix}rl:{${limitTag(owner)}}` : `${keyPrefix}rl:{all}`;
 }
 
 /** A counter's field in its bucket's hash; the duration ends it (the sweep reads it there). */

@@ -158,7 +158,7 @@ export class RedisRateLimiter implements RateLimiter {
     const { memo } = check;
     if (memo !== undefined && memo.made === this.memoMark) return memo.value as KeyedCheck;
     const owner = check.owner ?? check.counter;
-    const hash = limiterHash(this.keyPrefix, owner);
+    const hash = limiterHash(this.keyPrefix, owner, this.isCluster);
     // A standalone Redis has no slots: everything of a turn can share one script call.
     const keyed: KeyedCheck = { check, key: limiterField(owner, check.counter, check.durationMs), hash, slot: this.isCluster ? slotOf(hash) : 0 };
     if (memo !== undefined) {

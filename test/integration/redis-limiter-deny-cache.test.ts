@@ -33,7 +33,7 @@ describe('RedisRateLimiter deny cache after a counter went down', () => {
       // Another replica's refund: the counter goes down in Redis.
       const window = String(Math.floor(Date.now() / check.durationMs));
       const refund = LuaScript.load('ratelimit-refund');
-      expect(await refund.run(client, [limiterHash(keyPrefix, check.owner)], [limiterField(check.owner, check.counter, check.durationMs), window, '2'])).toEqual([1]);
+      expect(await refund.run(client, [limiterHash(keyPrefix, check.owner, false)], [limiterField(check.owner, check.counter, check.durationMs), window, '2'])).toEqual([1]);
       await new Promise((resolve) => setTimeout(resolve, 1_050));
       expect((await limiter.limit([{ checks: [check] }]))[0]!.passed).toBe(true);
       expect(limiter.stats.scriptsSent).toBe(sent + 1);

@@ -248,6 +248,27 @@ describe('ratelimit-refund.lua', () => {
   });
 });
 
+describe('the counters on a standalone Redis', () => {
+  it('every owner\'s counters are fields of one hash, so one call reads and writes them with a command each', async () => {
+    const keyPrefix = `kg-test:${randomUUID()}:`;
+    const limiter = new RedisRateLimiter({ client: redis, keyPrefix, failMode: 'closed', log: pino({ level: 'silent' }) });
+    try {
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => limiter.limit([{ checks: [
+        { counter: 'a', owner: `user-${i}`, limit: 5, durationMs: 60_000, cost: 1 },
+        { counter: 'b', owner: `user-${i}`, limit: 5, durationMs: 1_000, cost: 1 },
+      ] }])));
+      expect(results.flat().every((g) => g.passed)).toBe(true);
+      expect(limiter.stats.scriptsSent).toBe(1);
+      // Besides the call's resend guard (lua/ratelimit-check.lua runs once per call), one hash.
+      const keys = (await redis.keys(`${keyPrefix}*`)).filter((k) => !k.includes(':once:'));
+      expect(keys).toEqual([limiterHash(keyPrefix, 'user-0', false)]);
+      expect(await redis.hlen(keys[0]!)).toBe(100);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
 describe('cross-slot safety on the Cluster', () => {
   const nodes = inject('redisClusterNodes').split(',').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));
   const cluster = createRedis({ clusterNodes: nodes, commandTimeoutMs: 2_000, keyPrefix: '' }, 'test-lua');
@@ -266,7 +287,7 @@ describe('cross-slot safety on the Cluster', () => {
       // Same counter name, different owners: separate counters (each sees only its own 1 of 5).
       const single = await Promise.all(Array.from({ length: 200 }, (_, i) => limiter.limit([{ checks: [{ counter: 'c', owner: `user-${i}`, limit: 5, durationMs: 60_000, cost: 1 }] }])));
       expect(single.flat().every((g) => g.passed && g.results.every((r) => r.remaining === 4))).toBe(true);
-      const slots = new Set(Array.from({ length: 200 }, (_, i) => slotOf(limiterHash(keyPrefix, `user-${i}`))));
+      const slots = new Set(Array.from({ length: 200 }, (_, i) => slotOf(limiterHash(keyPrefix, `user-${i}`, true))));
       expect(slots.size).toBeLessThanOrEqual(LIMIT_BUCKETS);
       expect(limiter.stats.groupsEvaluated).toBe(200);
       // The point of the buckets: one script call per slot for the whole batch, not one per owner.
@@ -291,7 +312,7 @@ describe('cross-slot safety on the Cluster', () => {
       // Groups after a spanning one wait for its round in the slots it touched, so calls are at
       // least one per slot and at most one per slot per round.
       const slots = new Set([...Array.from({ length: 200 }, (_, i) => [`user-${i}`, 'c']), ...Array.from({ length: 20 }, (_, i) => [[`left-${i}`, 'a'], [`right-{${i}}`, 'b']]).flat()]
-        .map(([owner]) => slotOf(limiterHash(keyPrefix, owner!))));
+        .map(([owner]) => slotOf(limiterHash(keyPrefix, owner!, true))));
       expect(limiter.stats.scriptsSent).toBeGreaterThanOrEqual(slots.size);
       expect(limiter.stats.scriptsSent).toBeLessThanOrEqual(slots.size * 21);
     } finally {

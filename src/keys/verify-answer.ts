@@ -39,9 +39,9 @@ const CREDITS = utf8(',"credits":');
 const CLOSE_ARRAY = 93;
 const CLOSE_OBJECT = 125;
 
-/** A limit's answer object up to its `reset` (which changes), preceded by a comma unless it is the first. */
-const limitStart = (a: AppliedLimit, first: boolean): string =>
-  `${first ? '' : ','}{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${JSON.stringify(a.check.limit)},"duration":${JSON.stringify(a.check.durationMs)},"reset":`;
+/** Limit `i`'s answer object up to its `reset` (which changes), after `,"ratelimits":[` or a comma. */
+const limitStart = (a: AppliedLimit, i: number): string =>
+  `${i === 0 ? ',"ratelimits":[' : ','}{"id":${JSON.stringify(a.id)},"name":${JSON.stringify(a.name)},"limit":${JSON.stringify(a.check.limit)},"duration":${JSON.stringify(a.check.durationMs)},"reset":`;
 
 const VALID_HEAD = '{"valid":true,"code":"VALID",';
 
@@ -52,14 +52,14 @@ const VALID_HEAD = '{"valid":true,"code":"VALID",';
 export interface AnswerParts {
   /** A VALID answer up to the end of the key's description. */
   readonly valid: Uint8Array;
-  /** Each auto limit's start (limitStart), the first one preceded by `,"ratelimits":[`. */
+  /** Each auto limit's start (limitStart). */
   readonly autoLimits: readonly Uint8Array[];
 }
 
 export function answerParts(description: KeyDescription, autoLimits: readonly AppliedLimit[]): AnswerParts {
   return {
     valid: utf8(`${VALID_HEAD}${JSON.stringify(description).slice(1, -1)}`),
-    autoLimits: autoLimits.map((a, i) => utf8(`${i === 0 ? ',"ratelimits":[' : ''}${limitStart(a, i === 0)}`)),
+    autoLimits: autoLimits.map((a, i) => utf8(limitStart(a, i))),
   };
 }
 
@@ -107,7 +107,7 @@ export class KeyVerdict implements VerifyResult, HasJsonBytes {
     else if (limits !== undefined) {
       for (let i = 0; i < limits.applied.length; i++) {
         if (limits.auto) out.bytes(parts.autoLimits[i]!);
-        else out.text(`${i === 0 ? ',"ratelimits":[' : ''}${limitStart(limits.applied[i]!, i === 0)}`);
+        else out.text(limitStart(limits.applied[i]!, i));
         this.writeLimit(out, limits, i);
       }
       out.byte(CLOSE_ARRAY);

@@ -52,22 +52,20 @@ const FIELDS_PER_KEY = 3;
  * script looks at per hash for stale counters besides those its new ones pay for.
  */
 export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, sweepEach: number): CheckCall {
-  const byHash = new Map<string, string[]>();
-  const seen = new Set<string>();
+  // A field lives in one hash only, so a Set per hash lists each counter once.
+  const byHash = new Map<string, Set<string>>();
   for (const group of groups) {
     for (const { key, hash } of group) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const list = byHash.get(hash);
-      if (list === undefined) byHash.set(hash, [key]);
-      else list.push(key);
+      const set = byHash.get(hash);
+      if (set === undefined) byHash.set(hash, new Set([key]));
+      else set.add(key);
     }
   }
   const keys = [...byHash.keys()];
-  const fields = [...byHash.values()].flat();
+  const fields = [...byHash.values()].flatMap((set) => [...set]);
   const index = new Map<string, number>();
   fields.forEach((field, i) => index.set(field, i));
-  const numbers: number[] = [...byHash.values()].map((list) => list.length);
+  const numbers: number[] = [...byHash.values()].map((set) => set.size);
   numbers.push(groups.length);
   const keyIndexes = groups.map((group) => {
     numbers.push(group.length);

@@ -14,7 +14,7 @@ import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
-import { installSignalHandlers, ROOT_KEY, startBaseline, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { median } from './lib/report.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -25,13 +25,14 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --env-all K=V,…  settings of every variant (e.g. REDIS_COMMAND_TIMEOUT_MS=2000 on a busy machine)
   --scenario S     one (one key again and again, default), keys (--keys keys in turn),
                    limits (--keys keys of --identities identities with two auto-applied limits)
-  --mode M         embedded (default) or redis (one redis-server; each variant its own key prefix)
+  --mode M         embedded (default), redis (one redis-server) or cluster (a 3-master Redis
+                   Cluster); each variant its own key prefix
   --keys N         keys seeded per variant (default 2000)
   --identities N   identities the limits scenario's keys are spread over (default 20)
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
   --threads        also a table of CPU µs per request of each thread (which thread costs what)
-  --commandstats   (redis mode) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
+  --commandstats   (redis, cluster) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
 Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.`;
 
 const { values } = parseArgs({
@@ -59,6 +60,11 @@ function parseEnv(text: string): Record<string, string> {
   return env;
 }
 
+/** CPU seconds of the given redis-servers, every thread. */
+function redisCpu(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => { const c = readCpu(pid); return sum + c.eventLoopS + c.otherThreadsS; }, 0);
+}
+
 function variants(): Variant[] {
   const mains = values.main ?? [MAIN_JS];
   const common = parseEnv(values['env-all'] ?? '');
@@ -73,15 +79,21 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const durationS = Number(values.duration);
   if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
+  if (!['embedded', 'redis', 'cluster'].includes(values.mode!)) throw new Error('--mode is embedded, redis or cluster');
   const work = tempDir('ab-bodies');
   const baseline = await startBaseline();
-  const redis = values.mode === 'redis' ? await startRedis() : undefined;
-  const redisUrl = redis?.url;
+  const standalone = values.mode === 'redis' ? await startRedis() : undefined;
+  const cluster = values.mode === 'cluster' ? await startCluster() : undefined;
+  /** The redis-servers every variant shares: their CPU and commands are summed. */
+  const redis = standalone ? { pids: [standalone.pid], ports: [standalone.port] }
+    : cluster ? { pids: cluster.masters.map((m) => m.pid), ports: cluster.masters.map((m) => m.port) } : undefined;
+  const redisConnection: Record<string, string> = standalone ? { REDIS_URL: standalone.url }
+    : cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } : {};
   const runs = [];
   for (const [i, v] of variants().entries()) {
     // One redis-server for all variants, each under a key prefix of its own.
-    const redisEnv: Record<string, string> = redisUrl ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `ab${i}:` } : {};
-    const server = { ...await startKeygate(redisUrl ? 'redis' : 'embedded', `ab${i}`, { ...redisEnv, ...v.env }, v.script), name: v.label };
+    const redisEnv: Record<string, string> = redis ? { ...redisConnection, REDIS_KEY_PREFIX: `ab${i}:` } : {};
+    const server = { ...await startKeygate(cluster ? 'cluster' : redis ? 'redis' : 'embedded', `ab${i}`, { ...redisEnv, ...v.env }, v.script), name: v.label };
     const seeded = await seedScenarioKeys(server.url, ROOT_KEY, keys, Number(values.identities), () => undefined);
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
@@ -99,8 +111,8 @@ async function main(): Promise<void> {
     for (const r of round % 2 === 0 ? runs : [...runs].reverse()) {
       const before = readCpu(r.server.pid);
       const threadsBefore = values.threads ? readThreadsByName(r.server.pid) : undefined;
-      const redisBefore = redis ? readCpu(redis.pid) : undefined;
-      const callsBefore = redis && values.commandstats ? redisCalls([redis.port]) : undefined;
+      const redisBefore = redis ? redisCpu(redis.pids) : undefined;
+      const callsBefore = redis && values.commandstats ? redisCalls(redis.ports) : undefined;
       const result = await wrk(r.server.url, r.bodiesFile, durationS, r.server.name);
       if (result.errors + result.non2xx > 0) throw new Error(`${r.server.name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
       const cpu = usPerRequest(before, readCpu(r.server.pid), result.requests);
@@ -114,15 +126,19 @@ async function main(): Promise<void> {
           r.threadUs.set(name, list);
         }
       }
-      if (redis && redisBefore) {
-        // Variants take turns, so the shared redis-server's CPU during a run is that variant's.
-        const redisCpu = usPerRequest(redisBefore, readCpu(redis.pid), result.requests);
-        r.redisUs.push(redisCpu.eventLoopUs + redisCpu.otherThreadsUs);
+      if (redis && redisBefore !== undefined) {
+        // Variants take turns, so the shared redis-servers' CPU during a run is that variant's.
+        r.redisUs.push(((redisCpu(redis.pids) - redisBefore) * 1e6) / Math.max(result.requests, 1));
       }
       if (redis && callsBefore) {
-        const after = redisCalls([redis.port]);
+        const after = redisCalls(redis.ports);
         const perVerification = (n: number): number => n / Math.max(result.requests, 1);
-        const add = (name: string, value: number): void => { r.commands.set(name, [...r.commands.get(name) ?? [], value]); };
+        // A command absent from a round (the analytics rollups' once a minute, say) ran 0 times there.
+        const add = (name: string, value: number): void => {
+          const list = r.commands.get(name) ?? new Array<number>(round).fill(0);
+          list[round] = value;
+          r.commands.set(name, list);
+        };
         add('(all)', perVerification(after.total - callsBefore.total));
         add('(usec)', perVerification(after.usec - callsBefore.usec));
         for (const [command, n] of Object.entries(diffCalls(callsBefore.byCommand, after.byCommand))) add(command, perVerification(n));
@@ -150,7 +166,10 @@ async function main(): Promise<void> {
     log('| variant | command | per verification |');
     log('|---|---|---|');
     for (const r of runs) {
-      for (const [command, values] of [...r.commands].sort((a, b) => median(b[1]) - median(a[1]))) log(`| ${r.server.name} | ${command} | ${median(values).toFixed(3)} |`);
+      const ofEveryRound = (values: readonly number[]): number[] => Array.from({ length: rounds }, (_, i) => values[i] ?? 0);
+      for (const [command, values] of [...r.commands].map(([c, v]) => [c, ofEveryRound(v)] as const).sort((a, b) => median(b[1]) - median(a[1]))) {
+        log(`| ${r.server.name} | ${command} | ${median(values).toFixed(3)} |`);
+      }
     }
   }
   if (values.threads) {

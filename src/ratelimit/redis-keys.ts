@@ -1,21 +1,21 @@
 /**
  * The only place rate-limiter keys in Redis are spelled, so a change of layout is made once:
- * a counter is the field `<owner tag>:<counter>:<durationMs>` of the hash `<keyPrefix>rl:{<limit tag>}`
+ * a counter is the field `<owner tag>:<counter>:<durationMs>` of the hash `<keyPrefix>rl:{<counter tag>}`
  * (its bucket) on a Cluster, of `<keyPrefix>rl:{all}` on a standalone Redis; its value is the
  * packed window state (lua/ratelimit-check.lua).
  *
- * The hash tag is one of 16 bucket tags chosen by the owner (redis/tags.ts, limitTag), not one per
- * owner: a Lua script may touch one Cluster slot only, so with a slot per owner verifications
- * spread over many identities would cost about one script call each. With buckets every counter
- * of one owner still sits in one slot (a group of them commits in one script), and a batch
- * carries the checks of every owner sharing the bucket. Counters are fields of the bucket's hash,
- * not keys of their own, so a script reads all of a call's counters in a hash with one command.
- * Owners never share a counter: the owner's own tag begins the field.
+ * The hash tag is one of three bucket tags chosen by the owner (redis/tags.ts, counterTag), not
+ * one per owner: a Lua script may touch one Cluster slot only, so with a slot per owner
+ * verifications spread over many identities would cost about one script call each. With buckets
+ * every counter of one owner still sits in one slot (a group of them commits in one script), and a
+ * batch carries the checks of every owner sharing the bucket. Counters are fields of the bucket's
+ * hash, not keys of their own, so a script reads all of a call's counters in a hash with one
+ * command. Owners never share a counter: the owner's own tag begins the field.
  */
 import calculateSlot from 'cluster-key-slot';
-import { limitTag, ownerTag } from '../redis/tags.js';
+import { counterTag, ownerTag } from '../redis/tags.js';
 
-export { LIMIT_BUCKETS, ownerTag } from '../redis/tags.js';
+export { COUNTER_TAGS, ownerTag } from '../redis/tags.js';
 
 /** Rejects a prefix that would put its own hash tag in front of ours. */
 export function checkKeyPrefix(keyPrefix: string): string {
@@ -31,7 +31,7 @@ export function checkKeyPrefix(keyPrefix: string): string {
  * them with one command each.
  */
 export function limiterHash(keyPrefix: string, owner: string, cluster: boolean): string {
-  return cluster ? `${keyPrefix}rl:{${limitTag(owner)}}` : `${keyPrefix}rl:{all}`;
+  return cluster ? `${keyPrefix}rl:{${counterTag(owner)}}` : `${keyPrefix}rl:{all}`;
 }
 
 /** A counter's field in its bucket's hash; the duration ends it (the sweep reads it there). */

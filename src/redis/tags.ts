@@ -1,9 +1,9 @@
 /**
- * Hash tags shared by the limiter's counters and the records read on the same path, so that what
- * one ratelimit.limit call for an identifier touches in Redis sits in one Cluster slot: if that
- * slot's master is lost, that identifier fails, and no other.
+ * Hash tags derived from a rate-limit owner (an identity, a key, an identifier): the limiter's
+ * counters and the override index are spread over a few fixed tags each, chosen by the owner.
  */
 import { createHash } from 'node:crypto';
+import calculateSlot from 'cluster-key-slot';
 
 /** Owners seen recently: hot identities and identifiers are tagged on every check. */
 const MEMO_ENTRIES = 10_000;
@@ -21,19 +21,44 @@ export function ownerTag(owner: string): string {
 }
 
 /**
- * Rate-limit traffic is spread over LIMIT_BUCKETS hash tags (`b0` … `b15`) chosen by the owner,
- * instead of one tag per owner: a Lua script touches one Cluster slot, so the tag decides how many
- * owners' checks one batched script call can carry (ratelimit/redis-keys.ts). The override index
- * of an identifier uses the same tag, so a ratelimit.limit call still needs one slot (and one
- * master) only. Fixed, not a setting: replicas that disagreed would count one owner in two places.
+ * The override index of an identifier is spread over OVERRIDE_INDEX_BUCKETS hash tags (`b0` …
+ * `b15`) chosen by the identifier (storage/redis/keys.ts). Fixed, not a setting: the tag is part
+ * of a stored key's name, so another count would lose the overrides already indexed.
  */
-export const LIMIT_BUCKETS = 16;
+export const OVERRIDE_INDEX_BUCKETS = 16;
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** `b<n>`: n from the owner tag's first character (6 bits of SHA-256; 16 divides 64). */
-export function limitTag(owner: string): string {
-  return LIMIT_TAGS[BASE64URL.indexOf(ownerTag(owner)[0] as string) % LIMIT_BUCKETS] as string;
+export function overrideIndexTag(owner: string): string {
+  return OVERRIDE_INDEX_TAGS[BASE64URL.indexOf(ownerTag(owner)[0] as string) % OVERRIDE_INDEX_BUCKETS] as string;
 }
 
-const LIMIT_TAGS = Array.from({ length: LIMIT_BUCKETS }, (_, i) => `b${i}`);
+const OVERRIDE_INDEX_TAGS = Array.from({ length: OVERRIDE_INDEX_BUCKETS }, (_, i) => `b${i}`);
+
+/** Slots in a Redis Cluster. */
+const SLOTS = 16_384;
+
+/**
+ * The rate limiter's counters are spread over three hash tags (ratelimit/redis-keys.ts). A Lua
+ * script touches one Cluster slot, so the number of tags is the number of script calls a turn's
+ * checks need: few tags make few, large calls, which is what a call's fixed cost in Redis and in
+ * the replica asks for. Each tag's slot is the middle of one third of the slot space, so a Cluster
+ * whose slots are split evenly among three masters (as `redis-cli --cluster create` splits them)
+ * has one on each. Counters are short-lived, so these tags may change between versions (counters
+ * start afresh); the replicas of one version agree.
+ */
+export const COUNTER_TAGS = ['c0-3354', 'c1-65', 'c2-993'] as const;
+
+/**
+ * Per override-index tag, the counter tag in the same third of the slot space: an owner's counters
+ * go where its override index entry is, so on an evenly split three-master Cluster what one
+ * ratelimit.limit call reads and writes in Redis is on one master, and a lost master costs only
+ * the identifiers it holds.
+ */
+const COUNTER_TAG_OF_INDEX_TAG = OVERRIDE_INDEX_TAGS.map((tag) => COUNTER_TAGS[Math.floor((calculateSlot(tag) * COUNTER_TAGS.length) / SLOTS)]!);
+
+/** The counter tag of an owner: see COUNTER_TAGS. */
+export function counterTag(owner: string): string {
+  return COUNTER_TAG_OF_INDEX_TAG[BASE64URL.indexOf(ownerTag(owner)[0] as string) % OVERRIDE_INDEX_BUCKETS]!;
+}

@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady } from '../../src/redis/client.js';
 import { LuaScript } from '../../src/redis/scripts.js';
-import { LIMIT_BUCKETS, limiterHash, slotOf } from '../../src/ratelimit/redis-keys.js';
+import { COUNTER_TAGS, limiterHash, slotOf } from '../../src/ratelimit/redis-keys.js';
+import { counterTag, overrideIndexTag } from '../../src/redis/tags.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
 import { decodeCheckReply, encodeCheckCall } from '../../src/ratelimit/redis-check-call.js';
 import { effective, retryAfter, rotate } from '../../src/ratelimit/sliding-window.js';
@@ -280,6 +281,22 @@ describe('cross-slot safety on the Cluster', () => {
       .rejects.toThrow(/CROSSSLOT|slot/i);
   });
 
+  it('the counter buckets are on different masters of an evenly split cluster, each with the override index entries of its owners', async () => {
+    // Each slot range with its master's address (CLUSTER SLOTS).
+    const masters = (await cluster.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+    const masterOf = (slot: number): number => masters.find(([from, to]) => slot >= from && slot <= to)![2][1];
+    const counterMasters = COUNTER_TAGS.map((tag) => masterOf(slotOf(`kg:rl:{${tag}}`)));
+    expect(new Set(counterMasters).size).toBe(3);
+    for (let i = 0; i < 2_000; i++) {
+      const owner = `owner-${i}`;
+      expect(masterOf(slotOf(limiterHash('kg:', owner, true)))).toBe(masterOf(slotOf(`{${overrideIndexTag(owner)}}`)));
+    }
+    // Every bucket carries a fair share of owners.
+    const perTag = new Map<string, number>();
+    for (let i = 0; i < 3_000; i++) perTag.set(counterTag(`owner-${i}`), (perTag.get(counterTag(`owner-${i}`)) ?? 0) + 1);
+    for (const tag of COUNTER_TAGS) expect(perTag.get(tag)).toBeGreaterThan(500);
+  });
+
   it('200 concurrent groups of distinct owners share one call per bucket slot; owners never share a counter', async () => {
     const keyPrefix = `kg-test:${randomUUID()}:`;
     const limiter = new RedisRateLimiter({ client: cluster, keyPrefix, failMode: 'closed', log: pino({ level: 'silent' }) });
@@ -288,7 +305,7 @@ describe('cross-slot safety on the Cluster', () => {
       const single = await Promise.all(Array.from({ length: 200 }, (_, i) => limiter.limit([{ checks: [{ counter: 'c', owner: `user-${i}`, limit: 5, durationMs: 60_000, cost: 1 }] }])));
       expect(single.flat().every((g) => g.passed && g.results.every((r) => r.remaining === 4))).toBe(true);
       const slots = new Set(Array.from({ length: 200 }, (_, i) => slotOf(limiterHash(keyPrefix, `user-${i}`, true))));
-      expect(slots.size).toBeLessThanOrEqual(LIMIT_BUCKETS);
+      expect(slots.size).toBe(COUNTER_TAGS.length);
       expect(limiter.stats.groupsEvaluated).toBe(200);
       // The point of the buckets: one script call per slot for the whole batch, not one per owner.
       expect(limiter.stats.scriptsSent).toBe(slots.size);
@@ -308,7 +325,11 @@ describe('cross-slot safety on the Cluster', () => {
       ] }]));
       const results = (await Promise.all([...single, ...spanning])).flat();
       expect(results.every((g) => g.passed && g.results.every((r) => r.remaining === 4))).toBe(true);
-      expect(limiter.stats.groupsEvaluated).toBe(240);
+      // A group is evaluated once per slot it spans; most of these span two.
+      const slotOfOwner = (owner: string): number => slotOf(limiterHash(keyPrefix, owner, true));
+      const spanningTwo = Array.from({ length: 20 }, (_, i) => slotOfOwner(`left-${i}`) !== slotOfOwner(`right-{${i}}`)).filter(Boolean).length;
+      expect(spanningTwo).toBeGreaterThan(5);
+      expect(limiter.stats.groupsEvaluated).toBe(200 + 20 + spanningTwo);
       // Groups after a spanning one wait for its round in the slots it touched, so calls are at
       // least one per slot and at most one per slot per round.
       const slots = new Set([...Array.from({ length: 200 }, (_, i) => [`user-${i}`, 'c']), ...Array.from({ length: 20 }, (_, i) => [[`left-${i}`, 'a'], [`right-{${i}}`, 'b']]).flat()]

@@ -15,7 +15,7 @@
  * braces or control characters, and must not let a caller choose a slot.
  */
 import { createHash } from 'node:crypto';
-import { limitTag } from '../../redis/tags.js';
+import { overrideIndexTag } from '../../redis/tags.js';
 
 const PLAIN_TOKEN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -83,10 +83,10 @@ export function storageKeys(prefix: string) {
     override: (id: string) => k('override', idTag(id), 'rec'),
     /**
      * Deleted overrides keep their entry: a later set revives the record with its id. Tagged by
-     * the identifier's limit bucket, as the limiter's counters are (redis/tags.ts), so a
-     * ratelimit.limit call's override lookup and its counter share a slot.
+     * one of 16 buckets chosen by the identifier, on the master of the identifier's counters on
+     * an evenly split Cluster (redis/tags.ts).
      */
-    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', limitTag(identifier), `${scoped(namespaceId, identifier)}:id`),
+    overrideByIdentifier: (namespaceId: string, identifier: string) => k('override-ident', overrideIndexTag(identifier), `${scoped(namespaceId, identifier)}:id`),
     /** Sorted sets (score 0) of a namespace's live overrides, and of its live patterns only. */
     overridesOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'live'),
     wildcardsOf: (namespaceId: string) => k('override-ns', idTag(namespaceId), 'wildcards'),

@@ -14,20 +14,28 @@
   KEYS[3]   the number of records kept (absent before blocks: ZCARD then, one record a member)
   KEYS[4..7] the bucket index of each granularity (minute, hour, day, month): sorted set,
             score = member = bucket start (ms)
-  KEYS[8..] rollup buckets: one hash each; per dimensions digest D the fields
-            'd'..D = msgpack dimensions, 'c'..D = count, 's'..D = spent credits,
-            'l'..D = latency sum (float), 'n'..D = how many records carried a latency
-            (all keys share one hash tag: one slot)
+  KEYS[8..] rollup buckets: one hash each; per dimensions digest D one field 'v'..D: four
+            little-endian doubles (count, spent credits, latency sum, how many records carried
+            a latency), then the msgpack dimensions. One field, not one per sum: a bucket's rows
+            of one call are read with one HMGET and written with one HSET, where HINCRBY per sum
+            cost four commands a row. Buckets written before may hold a row's sums as fields of
+            their own ('d'..D dimensions, 'c'..D, 's'..D, 'l'..D, 'n'..D); they are left as
+            they are and readers add the two (all keys share one hash tag: one slot)
   ARGV[1]   how many records to keep
   ARGV[2]   b, the number of blocks
   ARGV[3 .. 2+3b]    first time, record count, body, first time, record count, body, ...
-  ARGV[3+3b ..]      rollup increments, 9 values each: bucket key index (into KEYS), bucket
-                     index key index, bucket start, D, dimensions bytes, count, spent credits,
-                     latency sum, latency count
+  ARGV[3+3b]         rollup increments (absent: none), a msgpack array: B, then per bucket
+                     its key index (into KEYS), its index key's index and its start (a
+                     string); D, then per dimensions their digest; then per increment: bucket
+                     (1..B), dimensions (1..D), count, spent credits, latency sum, latency count.
+                     One array, not arguments per increment: Redis makes a string of every
+                     argument, and unpacking yields numbers in one C call
+  ARGV[4+3b ..]      the dimensions' msgpack bytes, in the order of their digests (cmsgpack
+                     cannot carry bytes that are not text)
 
   Returns   the number of records kept.
   Invariants: touches only KEYS; the oldest blocks (lowest first time, then sequence) lose their
-  records first; zero increments of spent credits and latency write no field.
+  records first; a row's dimensions are those of its first write.
 ]]
 local rcall = redis.call
 
@@ -41,25 +49,61 @@ for i = 0, b - 1 do
   kept = kept + count
 end
 
-local at = 3 + 3 * b
--- A bucket is added to its index once per call, not once per increment (many share a bucket).
-local indexed = {}
-while at <= #ARGV do
-  local bucket = KEYS[tonumber(ARGV[at])]
-  local start = ARGV[at + 2]
-  local digest = ARGV[at + 3]
-  if not indexed[bucket] then
-    rcall('ZADD', KEYS[tonumber(ARGV[at + 1])], start, start)
-    indexed[bucket] = true
+local A = ARGV[3 + 3 * b] and cmsgpack.unpack(ARGV[3 + 3 * b])
+if A then
+  local pack, unpackSums, sub = struct.pack, struct.unpack, string.sub
+  local B = A[1]
+  local bucketKeys = {}
+  local p = 2
+  for i = 1, B do
+    bucketKeys[i] = KEYS[A[p]]
+    rcall('ZADD', KEYS[A[p + 1]], A[p + 2], A[p + 2])
+    p = p + 3
   end
-  rcall('HSETNX', bucket, 'd' .. digest, ARGV[at + 4])
-  rcall('HINCRBY', bucket, 'c' .. digest, ARGV[at + 5])
-  if ARGV[at + 6] ~= '0' then rcall('HINCRBY', bucket, 's' .. digest, ARGV[at + 6]) end
-  if ARGV[at + 8] ~= '0' then
-    rcall('HINCRBYFLOAT', bucket, 'l' .. digest, ARGV[at + 7])
-    rcall('HINCRBY', bucket, 'n' .. digest, ARGV[at + 8])
+  local D = A[p]
+  local fieldOf = {}
+  for d = 1, D do fieldOf[d] = 'v' .. A[p + d] end
+  p = p + D + 1
+  local DIMS0 = 3 + 3 * b -- ARGV[DIMS0 + d] holds dimensions d
+  -- The call's sums per bucket and row (a row named twice adds up), then one read and one write per bucket.
+  local rows, order = {}, {}
+  for i = 1, B do rows[i], order[i] = {}, {} end
+  for q = p, #A, 6 do
+    local i, d = A[q], A[q + 1]
+    local row = rows[i][d]
+    if row then
+      row[1], row[2], row[3], row[4] = row[1] + A[q + 2], row[2] + A[q + 3], row[3] + A[q + 4], row[4] + A[q + 5]
+    else
+      rows[i][d] = { A[q + 2], A[q + 3], A[q + 4], A[q + 5] }
+      order[i][#order[i] + 1] = d
+    end
   end
-  at = at + 9
+  for i = 1, B do
+    local ds = order[i]
+    if #ds > 0 then
+      local fields = {}
+      for j = 1, #ds do fields[j] = fieldOf[ds[j]] end
+      local stored = rcall('HMGET', bucketKeys[i], unpack(fields))
+      local writes = {}
+      for j = 1, #ds do
+        local d = ds[j]
+        local row = rows[i][d]
+        local c, s, l, n = row[1], row[2], row[3], row[4]
+        local v = stored[j]
+        local dims
+        if v then
+          local c0, s0, l0, n0 = unpackSums('<dddd', v)
+          c, s, l, n = c + c0, s + s0, l + l0, n + n0
+          dims = sub(v, 33)
+        else
+          dims = ARGV[DIMS0 + d]
+        end
+        writes[2 * j - 1] = fields[j]
+        writes[2 * j] = pack('<dddd', c, s, l, n) .. dims
+      end
+      rcall('HSET', bucketKeys[i], unpack(writes))
+    end
+  end
 end
 
 -- The oldest blocks go first, whole, or their first records (the skip in the member rises).

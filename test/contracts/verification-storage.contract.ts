@@ -148,6 +148,15 @@ export function describeVerificationStorage(
       }
     });
 
+    it('increments naming one row twice in one append add up', async () => {
+      storage = await open(1_000);
+      const minute = Date.UTC(2025, 4, 2, 8, 15);
+      const [once] = rollupDeltas([record(minute + 1, { latency: 0.5, spentCredits: 2 })], ['minute']);
+      await storage.verifications.append([], [once!, { ...once!, count: 2, latencySum: 1.25, latencyCount: 2, spentCredits: 0 }]);
+      expect((await allRollups(storage, 'minute')).map(({ count, spentCredits, latencySum, latencyCount }) => ({ count, spentCredits, latencySum, latencyCount })))
+        .toEqual([{ count: 3, spentCredits: 2, latencySum: 1.75, latencyCount: 3 }]);
+    });
+
     it('rollups keep their counts when the records are dropped beyond the bound', async () => {
       storage = await open(100);
       await storage.verifications.append(Array.from({ length: 150 }, (_, i) => record(Date.UTC(2025, 5, 1) + i * 1_000)));

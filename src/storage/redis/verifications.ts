@@ -7,10 +7,10 @@
  * written before blocks (one record each) are read as blocks of one. A Stream would not do: its
  * ids must grow, and batches arrive out of time order.
  *
- * Rollups (storage/rollups.ts): one hash per (granularity, bucket) whose fields, per digest D of
- * a combination of dimensions, hold the dimensions ('d'D) and the sums ('c'D count, 's'D spent
- * credits, 'l'D latency sum, 'n'D latencies), plus a sorted set of the bucket starts of each
- * granularity. The same script call that appends records adds them to these with HINCRBY.
+ * Rollups (storage/rollups.ts): one hash per (granularity, bucket) with a field per digest D of
+ * a combination of dimensions ('v'D: the sums, then the dimensions; lua/verifications-append.lua
+ * says how they are packed, and what older buckets hold), plus a sorted set of the bucket starts
+ * of each granularity. The same script call that appends records adds to them.
  *
  * Everything lives under one hash tag, so it is one cluster node (one slot); the log is bounded
  * by VERIFICATIONS_RETAINED, rollups by the analytics retention (pruneRollups). Records are
@@ -52,18 +52,34 @@ function fromTuple([time, requestId, apiId, keyId, identityId, externalId, outco
   return verificationRecord(time, requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency);
 }
 
-/** The rows of one bucket hash (fields as described above). */
+/** Bytes of a row's sums before its dimensions: four little-endian doubles. */
+const SUMS_BYTES = 32;
+
+/**
+ * The rows of one bucket hash (fields as described above). A row may have sums of both layouts
+ * (a bucket written across an upgrade): they are added.
+ */
 function rowsOfBucket(time: number, hash: Record<string, Buffer>): VerificationRollup[] {
-  const rows: VerificationRollup[] = [];
+  const rows = new Map<string, { dims: RollupDims; count: number; spentCredits: number; latencySum: number; latencyCount: number }>();
   const num = (field: string): number => (hash[field] === undefined ? 0 : Number(hash[field]!.toString()));
   for (const [field, value] of Object.entries(hash)) {
-    if (field[0] !== 'd') continue;
+    const layout = field[0];
+    if (layout !== 'v' && layout !== 'd') continue;
     const digest = field.slice(1);
-    rows.push(rollupRow(time, decode<RollupDims>(value)!, {
-      count: num(`c${digest}`), spentCredits: num(`s${digest}`), latencySum: num(`l${digest}`), latencyCount: num(`n${digest}`),
-    }));
+    const sums = layout === 'v'
+      ? { count: value.readDoubleLE(0), spentCredits: value.readDoubleLE(8), latencySum: value.readDoubleLE(16), latencyCount: value.readDoubleLE(24) }
+      : { count: num(`c${digest}`), spentCredits: num(`s${digest}`), latencySum: num(`l${digest}`), latencyCount: num(`n${digest}`) };
+    const row = rows.get(digest);
+    if (row === undefined) {
+      rows.set(digest, { dims: decode<RollupDims>(layout === 'v' ? value.subarray(SUMS_BYTES) : value)!, ...sums });
+      continue;
+    }
+    row.count += sums.count;
+    row.spentCredits += sums.spentCredits;
+    row.latencySum += sums.latencySum;
+    row.latencyCount += sums.latencyCount;
   }
-  return rows;
+  return [...rows.values()].map(({ dims, ...sums }) => rollupRow(time, dims, sums));
 }
 
 export class RedisVerificationStore implements VerificationStore {
@@ -91,17 +107,30 @@ export class RedisVerificationStore implements VerificationStore {
       ...GRANULARITIES.map((g) => this.k.verificationRollupBuckets(g))];
     const args: (string | Buffer | number)[] = [this.retained, block === null ? 0 : 1];
     if (block !== null) args.push(block.minTime, block.count, block.body);
-    const bucketIndex = new Map<string, number>();
-    for (const d of rollups) {
-      const key = this.k.verificationRollup(d.granularity, d.time);
-      let index = bucketIndex.get(key);
-      if (index === undefined) {
-        index = keys.push(key);
-        bucketIndex.set(key, index);
+    if (rollups.length > 0) {
+      // lua/verifications-append.lua: buckets, digests, then six numbers per increment; the
+      // dimensions' bytes follow as arguments of their own.
+      const buckets = new Map<string, number>();
+      const bucketList: (number | string)[] = [];
+      const digests = new Map<string, number>();
+      const digestList: string[] = [];
+      const increments: number[] = [];
+      for (const d of rollups) {
+        const key = this.k.verificationRollup(d.granularity, d.time);
+        let bucket = buckets.get(key);
+        if (bucket === undefined) {
+          buckets.set(key, bucket = buckets.size + 1);
+          bucketList.push(keys.push(key), 4 + GRANULARITIES.indexOf(d.granularity), String(d.time));
+        }
+        let dims = digests.get(d.digest);
+        if (dims === undefined) {
+          digests.set(d.digest, dims = digests.size + 1);
+          digestList.push(d.digest);
+          args.push(encode(d.dims));
+        }
+        increments.push(bucket, dims, d.count, d.spentCredits, Number.isFinite(d.latencySum) ? d.latencySum : 0, d.latencyCount);
       }
-      const latencySum = Number.isFinite(d.latencySum) ? d.latencySum : 0;
-      args.push(index, 4 + GRANULARITIES.indexOf(d.granularity), d.time, d.digest, encode(d.dims),
-        d.count, d.spentCredits, String(latencySum), d.latencyCount);
+      args.splice(2 + (block === null ? 0 : 3), 0, encode([buckets.size, ...bucketList, digests.size, ...digestList, ...increments]));
     }
     await scripts.verificationsAppend.run(this.client, keys, args, false, callId);
   }

@@ -7,7 +7,7 @@
  * package.json) or other settings (--env).
  * See bench/README.md, "Hot-path measurements between full runs".
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
@@ -16,6 +16,7 @@ import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
 import { installSignalHandlers, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
+import { runAtRate, type RateResult } from './lib/rate.js';
 import { median } from './lib/report.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -32,6 +33,11 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --rounds N       interleaved rounds, medians quoted (default 3)
   --duration S     seconds per wrk run (default 5)
   --threads        also a table of CPU µs per request of each thread (which thread costs what)
+  --latency        then p50/p99/p99.9 of each variant at one fixed rate, and the baseline's at that
+                   rate right after, interleaved rounds (autocannon rate mode, 100 connections
+                   staggered over the second, as npm run bench)
+  --rate N         that rate in req/s (default: half the first variant's median max throughput)
+  --latency-duration S   seconds per latency run (default 10)
   --commandstats   (redis, cluster) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
 Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.`;
 
@@ -41,6 +47,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
     'env-all': { type: 'string' }, threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
+    latency: { type: 'boolean' }, rate: { type: 'string' }, 'latency-duration': { type: 'string', default: '10' },
   },
 });
 if (values.help) {
@@ -148,6 +155,7 @@ async function main(): Promise<void> {
     }
     log(`round ${round + 1}/${rounds} done`);
   }
+  const latency = values.latency ? await latencyRounds(runs, baseline.url, rounds, Number(values.rate ?? median(runs[0]!.rps) / 2)) : undefined;
   const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
   log(`\n${values.mode}, scenario ${values.scenario}${values.scenario === 'limits' ? ` (${values.identities} identities)` : ''}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
   // Against the first variant round by round: on a machine whose speed drifts during a run, the
@@ -172,6 +180,17 @@ async function main(): Promise<void> {
       }
     }
   }
+  if (latency) {
+    const ms = (xs: readonly number[]): string => median(xs).toFixed(3);
+    log(`\nLatency at ${k(latency.rate)} req/s, ${rounds} rounds of ${latency.durationS} s (medians, ms; the baseline at the same rate right after each variant's run):\n`);
+    log('| variant | p50 | p99 | p99.9 | baseline p99 | p99 × baseline (median of rounds) | errors |');
+    log('|---|---|---|---|---|---|---|');
+    for (const [i, r] of runs.entries()) {
+      const own = latency.results[i]!;
+      const base = latency.baselines[i]!;
+      log(`| ${r.server.name} | ${ms(own.map((x) => x.p50Ms))} | ${ms(own.map((x) => x.p99Ms))} | ${ms(own.map((x) => x.p999Ms))} | ${ms(base.map((x) => x.p99Ms))} | ${median(own.map((x, j) => x.p99Ms / base[j]!.p99Ms)).toFixed(2)} | ${own.reduce((n, x) => n + x.errors + x.non2xx, 0)} |`);
+    }
+  }
   if (values.threads) {
     log('\nCPU µs per request of each thread (median of rounds; threads below 0.05 µs left out):\n');
     log('| variant | thread | µs/req |');
@@ -181,6 +200,25 @@ async function main(): Promise<void> {
       for (const [name, us] of rows) log(`| ${r.server.name} | ${name} | ${us.toFixed(2)} |`);
     }
   }
+}
+
+/** Each variant at `rate`, then the baseline at the same rate, round by round (order alternating). */
+async function latencyRounds(runs: readonly { server: { url: string; name: string }; bodiesFile: string }[], baselineUrl: string, rounds: number, rate: number) {
+  const durationS = Number(values['latency-duration']);
+  const results = runs.map(() => [] as RateResult[]);
+  const baselines = runs.map(() => [] as RateResult[]);
+  const opts = { rootKey: ROOT_KEY, rate: Math.round(rate), durationS, connections: 100, stagger: true };
+  for (let round = 0; round < rounds; round++) {
+    const order = [...runs.keys()];
+    for (const i of round % 2 === 0 ? order : order.reverse()) {
+      const r = runs[i]!;
+      const bodies = readFileSync(r.bodiesFile, 'utf8').trim().split('\n');
+      results[i]!.push(await runAtRate({ ...opts, url: `${r.server.url}/v2/keys.verifyKey`, bodies, label: `${r.server.name} @${opts.rate}` }));
+      baselines[i]!.push(await runAtRate({ ...opts, url: `${baselineUrl}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: `baseline @${opts.rate}` }));
+    }
+    log(`latency round ${round + 1}/${rounds} done`);
+  }
+  return { rate: opts.rate, durationS, results, baselines };
 }
 
 main().then(() => stopAll(), async (err: unknown) => {

@@ -56,11 +56,24 @@ export interface AnswerParts {
   readonly autoLimits: readonly Uint8Array[];
 }
 
+/**
+ * One buffer of its own per hot entry, its parts views of it. Not Buffer.from per part: those are
+ * views of Node's shared 8 KB pool chunks, and a view keeps its whole chunk alive, so a hot set
+ * whose entries come and go (many keys) would hold many times its answers' bytes.
+ */
 export function answerParts(description: KeyDescription, autoLimits: readonly AppliedLimit[]): AnswerParts {
-  return {
-    valid: utf8(`${VALID_HEAD}${JSON.stringify(description).slice(1, -1)}`),
-    autoLimits: autoLimits.map((a, i) => utf8(limitStart(a, i))),
-  };
+  const texts = [`${VALID_HEAD}${JSON.stringify(description).slice(1, -1)}`, ...autoLimits.map((a, i) => limitStart(a, i))];
+  let size = 0;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const block = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  const views = texts.map((text) => {
+    const written = block.write(text, at);
+    const view = block.subarray(at, at + written);
+    at += written;
+    return view;
+  });
+  return { valid: views[0]!, autoLimits: views.slice(1) };
 }
 
 interface CheckedLimits {

@@ -19,8 +19,9 @@ export const hasJsonBytes = (value: unknown): value is HasJsonBytes =>
 const encoder = new TextEncoder();
 
 /**
- * Text encoded once, for the unchanging parts of answers: a view of Node's shared buffer pool, so
- * the many small parts a hot set holds do not each cost an ArrayBuffer of their own.
+ * Text encoded once, for the constant parts of answers, kept as long as the process: a view of
+ * Node's shared buffer pool. Not for what a cache holds and lets go (a view pins its pool chunk;
+ * see answerParts in keys/verify-answer.ts).
  */
 export const utf8 = (text: string): Uint8Array => Buffer.from(text);
 

@@ -97,3 +97,12 @@ describe("verifyKey's answer as bytes", () => {
     }
   });
 });
+
+describe("a hot key's answer parts", () => {
+  it('hold their own bytes and no more: one buffer of exactly their size, not a view of a shared pool chunk the entry would keep alive', () => {
+    const parts = answerParts(describeKey(key(), ['api.read', 'ключ'], identity), [applied('requests', 1e12, true), applied('burst', 5, true)]);
+    const all = [parts.valid, ...parts.autoLimits];
+    expect(new Set(all.map((p) => p.buffer)).size).toBe(1);
+    expect(parts.valid.buffer.byteLength).toBe(all.reduce((n, p) => n + p.byteLength, 0));
+  });
+});

@@ -30,12 +30,28 @@ export interface ChildKeygate {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Tries when a port freePort found was taken before keygate could listen on it. */
+const PORT_TRIES = 5;
+
 /**
  * Starts `node <script>` and resolves once it logs that it listens, or, with `ready: 'liveness'`
  * (a level below info prints no such line), once /v2/liveness answers; rejects when it exits.
+ * Without env.PORT it listens on a free port: between finding one and listening on it, another
+ * process (a test's server, an outgoing connection of the same range) may take it, and keygate
+ * refuses a taken port, so it is started again on another.
  */
 export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS, ready: 'log' | 'liveness' = 'log'): Promise<ChildKeygate> {
-  const port = env.PORT ?? String(await freePort());
+  for (let tries = 1; ; tries++) {
+    try {
+      return await spawnOnce(env, env.PORT ?? String(await freePort()), script, ready);
+    } catch (err) {
+      const taken = err instanceof Error && /cannot listen on .*the address is in use/.test(err.message);
+      if (!taken || env.PORT !== undefined || tries >= PORT_TRIES) throw err;
+    }
+  }
+}
+
+async function spawnOnce(env: Record<string, string>, port: string, script: string, ready: 'log' | 'liveness'): Promise<ChildKeygate> {
   if (env.ROOT_KEY) recordSecret(env.ROOT_KEY);
   const child = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },

@@ -108,12 +108,13 @@ export class RedisVerificationStore implements VerificationStore {
     const args: (string | Buffer | number)[] = [this.retained, block === null ? 0 : 1];
     if (block !== null) args.push(block.minTime, block.count, block.body);
     if (rollups.length > 0) {
-      // lua/verifications-append.lua: buckets, digests, then six numbers per increment; the
-      // dimensions' bytes follow as arguments of their own.
+      // lua/verifications-append.lua: buckets, digests, then six numbers per increment, as one
+      // msgpack array; the dimensions' bytes follow as arguments of their own.
       const buckets = new Map<string, number>();
       const bucketList: (number | string)[] = [];
       const digests = new Map<string, number>();
       const digestList: string[] = [];
+      const dimsArgs: Buffer[] = [];
       const increments: number[] = [];
       for (const d of rollups) {
         const key = this.k.verificationRollup(d.granularity, d.time);
@@ -126,11 +127,11 @@ export class RedisVerificationStore implements VerificationStore {
         if (dims === undefined) {
           digests.set(d.digest, dims = digests.size + 1);
           digestList.push(d.digest);
-          args.push(encode(d.dims));
+          dimsArgs.push(encode(d.dims));
         }
         increments.push(bucket, dims, d.count, d.spentCredits, Number.isFinite(d.latencySum) ? d.latencySum : 0, d.latencyCount);
       }
-      args.splice(2 + (block === null ? 0 : 3), 0, encode([buckets.size, ...bucketList, digests.size, ...digestList, ...increments]));
+      args.push(encode([buckets.size, ...bucketList, digests.size, ...digestList, ...increments]), ...dimsArgs);
     }
     await scripts.verificationsAppend.run(this.client, keys, args, false, callId);
   }

@@ -29,9 +29,12 @@ export const OVERRIDE_INDEX_BUCKETS = 16;
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/** `b<n>`: n from the owner tag's first character (6 bits of SHA-256; 16 divides 64). */
+/** The owner's bucket of 16: from its owner tag's first character (6 bits of SHA-256; 16 divides 64). */
+const indexBucket = (owner: string): number => BASE64URL.indexOf(ownerTag(owner)[0] as string) % OVERRIDE_INDEX_BUCKETS;
+
+/** `b<n>`, n the owner's bucket. */
 export function overrideIndexTag(owner: string): string {
-  return OVERRIDE_INDEX_TAGS[BASE64URL.indexOf(ownerTag(owner)[0] as string) % OVERRIDE_INDEX_BUCKETS] as string;
+  return OVERRIDE_INDEX_TAGS[indexBucket(owner)]!;
 }
 
 const OVERRIDE_INDEX_TAGS = Array.from({ length: OVERRIDE_INDEX_BUCKETS }, (_, i) => `b${i}`);
@@ -60,5 +63,5 @@ const COUNTER_TAG_OF_INDEX_TAG = OVERRIDE_INDEX_TAGS.map((tag) => COUNTER_TAGS[M
 
 /** The counter tag of an owner: see COUNTER_TAGS. */
 export function counterTag(owner: string): string {
-  return COUNTER_TAG_OF_INDEX_TAG[BASE64URL.indexOf(ownerTag(owner)[0] as string) % OVERRIDE_INDEX_BUCKETS]!;
+  return COUNTER_TAG_OF_INDEX_TAG[indexBucket(owner)]!;
 }

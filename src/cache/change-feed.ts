@@ -27,18 +27,27 @@ export interface ChangeFeed {
   listen(listener: ChangeListener): void;
 }
 
+/** Per feed, its one once-per-turn caller: every cache on a feed shares it. */
+const perTurn = new WeakMap<ChangeFeed, () => void>();
+
 /**
- * Calls `catchUp` at most once per event-loop turn: the first caller of a turn pays for it, the
- * flag is cleared after the turn's I/O callbacks. A write acknowledged to a client finished in an
- * earlier turn than any request sent after that answer, so every such request sees it.
+ * Calls `catchUp` at most once per event-loop turn, for every cache of the feed together: the
+ * first caller of a turn pays for it, the flag is cleared after the turn's I/O callbacks. A write
+ * acknowledged to a client finished in an earlier turn than any request sent after that answer,
+ * so every such request sees it.
  */
 export function oncePerTurn(feed: ChangeFeed): () => void {
-  let caughtUp = false;
-  const clear = (): void => { caughtUp = false; };
-  return () => {
-    if (caughtUp) return;
-    caughtUp = true;
-    feed.catchUp();
-    setImmediate(clear);
-  };
+  let shared = perTurn.get(feed);
+  if (shared === undefined) {
+    let caughtUp = false;
+    const clear = (): void => { caughtUp = false; };
+    shared = () => {
+      if (caughtUp) return;
+      caughtUp = true;
+      feed.catchUp();
+      setImmediate(clear);
+    };
+    perTurn.set(feed, shared);
+  }
+  return shared;
 }

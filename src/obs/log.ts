@@ -28,7 +28,7 @@ export function createLogger(level: LogLevel, destination?: NodeJS.WritableStrea
   );
 }
 
-/** Writes the one line each answered request gets (server/app.ts). */
+/** Writes the one line each answered request gets (server/app.ts); `durationMs` rounded to the microsecond. */
 export type RequestLogLine = (requestId: string, procedure: string, status: number, durationMs: number) => void;
 
 /**
@@ -42,10 +42,13 @@ export function requestLogLine(log: Logger): RequestLogLine | null {
   if (!log.isLevelEnabled('info')) return null;
   const sink = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
   if (!(sink instanceof LogSink)) return null;
-  const quoted = new Map<string, string>();
+  const head = Buffer.from('{"level":30,"time":');
+  const idHead = Buffer.from(',"service":"keygate","requestId":"');
+  // Per procedure, the bytes between the request id and the status, encoded once.
+  const middles = new Map<string, Buffer>();
   return (requestId, procedure, status, durationMs) => {
-    let label = quoted.get(procedure);
-    if (label === undefined) quoted.set(procedure, label = JSON.stringify(procedure));
-    sink.asciiLine(`{"level":30,"time":${Date.now()},"service":"keygate","requestId":"${requestId}","procedure":${label},"status":${status},"durationMs":${durationMs},"msg":"request"}\n`);
+    let middle = middles.get(procedure);
+    if (middle === undefined) middles.set(procedure, middle = Buffer.from(`","procedure":${JSON.stringify(procedure)},"status":`));
+    sink.requestLine(head, Date.now(), idHead, requestId, middle, status, durationMs);
   };
 }

@@ -70,7 +70,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats, inCallback = false): void => {
     const durationMs = performance.now() - info.startedAt;
     stats?.answered(reply.status, durationMs / 1e3);
-    logRequest?.(info.requestId, label, reply.status, Math.round(durationMs * 1e3) / 1e3);
+    logRequest?.(info.requestId, label, reply.status, durationMs);
     if (state.aborted) return; // the client is gone; touching res now would throw
     // uWS corks the socket while it runs a route handler or a body chunk's callback: an answer
     // written there goes out in one send already; any later one must cork itself.

@@ -25,31 +25,15 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
 /** One decoder for every request: decode() without `stream` starts afresh each call. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A body the route's quickInput recognised: already known to pass its schema. */
-class QuickInput {
-  constructor(readonly value: unknown) {}
-}
+/** The content type every SDK sends, compared before the pattern (which allocates per call). */
+const APPLICATION_JSON = 'application/json';
 
 /**
- * The body as JSON, or as a QuickInput when `quick` (the route's quickInput) recognises its text.
- * Refusals come in the same order either way: content type, nesting depth, UTF-8, JSON.
+ * The body as JSON, after the same checks in the same order whoever calls: content type, nesting
+ * depth, UTF-8, JSON. `text` is the body already decoded (runProcedure's quick path), if it was.
  */
-export function parseJsonBody(info: RequestInfo, body: Buffer, quick?: (text: string) => unknown): unknown {
-  if (!JSON_CONTENT_TYPE.test(info.contentType)) {
-    throw new ApiError('err:unkey:application:invalid_input', 'The request body must be sent as application/json.', {
-      issues: [{ location: 'header.content-type', message: `content-type must be application/json (got '${info.contentType.slice(0, 100)}')`, fix: 'Send the header `Content-Type: application/json`.' }],
-    });
-  }
-  let text: string | undefined;
-  if (quick !== undefined) {
-    try {
-      text = UTF8.decode(body);
-    } catch {
-      text = undefined; // refused below, after the depth check, as without quickInput
-    }
-    const value = text === undefined ? undefined : quick(text);
-    if (value !== undefined) return new QuickInput(value);
-  }
+export function parseJsonBody(info: RequestInfo, body: Buffer, text?: string): unknown {
+  assertJsonContentType(info);
   assertJsonDepth(body);
   if (text === undefined) {
     try {
@@ -70,6 +54,33 @@ export function parseJsonBody(info: RequestInfo, body: Buffer, quick?: (text: st
       issues: [{ location: 'body', message: `body is not valid JSON${where}`, fix: 'Send the request as one JSON document (an object; an array for ratelimit.multiLimit).' }],
     });
   }
+}
+
+function assertJsonContentType(info: RequestInfo): void {
+  if (info.contentType === APPLICATION_JSON || JSON_CONTENT_TYPE.test(info.contentType)) return;
+  throw new ApiError('err:unkey:application:invalid_input', 'The request body must be sent as application/json.', {
+    issues: [{ location: 'header.content-type', message: `content-type must be application/json (got '${info.contentType.slice(0, 100)}')`, fix: 'Send the header `Content-Type: application/json`.' }],
+  });
+}
+
+/**
+ * The input of the route's most common body, read by its quickInput from the body's text (after
+ * the content type is checked, as for any body), or undefined: parse and validate as usual then.
+ * The decoded text is left in `quickText` for that parse, so the body is decoded once.
+ */
+let quickText: string | undefined;
+function quickInputOf(info: RequestInfo, body: Buffer, quick: (text: string) => unknown): unknown {
+  assertJsonContentType(info);
+  try {
+    quickText = UTF8.decode(body);
+  } catch {
+    quickText = undefined; // refused by parseJsonBody, after the depth check, as without quickInput
+    return undefined;
+  }
+  const value = quick(quickText);
+  // Kept only for the parse that follows a miss: the text holds the caller's key.
+  if (value !== undefined) quickText = undefined;
+  return value;
 }
 
 /**
@@ -102,21 +113,29 @@ class Context implements RouteContext<unknown> {
  */
 export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buffer, services: Services, clientAddress = ''): Reply | Promise<Reply> {
   const { route } = procedure;
-  const failed = (err: unknown): Reply => failure(err, info, services, route.name);
   try {
-    const parsed = parseJsonBody(info, body, route.quickInput);
-    let input: unknown;
-    if (parsed instanceof QuickInput) input = parsed.value;
-    else procedure.validate(input = parsed, info.path);
+    let input = route.quickInput === undefined ? undefined : quickInputOf(info, body, route.quickInput);
+    if (input === undefined) {
+      const text = quickText;
+      quickText = undefined;
+      procedure.validate(input = parseJsonBody(info, body, text), info.path);
+    }
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
       : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());
-    if (principal instanceof Promise) return principal.then((p) => guarded(() => handle(procedure, input, p, info, services, failed, clientAddress), failed), failed);
-    return handle(procedure, input, principal, info, services, failed, clientAddress);
+    if (principal instanceof Promise) {
+      const failed = failedReply(info, services, route.name);
+      return principal.then((p) => guarded(() => handle(procedure, input, p, info, services, clientAddress), failed), failed);
+    }
+    return handle(procedure, input, principal, info, services, clientAddress);
   } catch (err) {
-    return failed(err);
+    return failure(err, info, services, route.name);
   }
 }
+
+/** The failure reply of whatever a deferred step throws: made only on the paths that defer. */
+const failedReply = (info: RequestInfo, services: Services, routeName: string) =>
+  (err: unknown): Reply => failure(err, info, services, routeName);
 
 /** `make()`, or the failure reply of whatever it throws. */
 function guarded<T>(make: () => T, failed: (err: unknown) => Reply): T | Reply {
@@ -128,12 +147,16 @@ function guarded<T>(make: () => T, failed: (err: unknown) => Reply): T | Reply {
 }
 
 /** The handler's reply; a promise of it never rejects (one promise per call: verifyKey awaits it on every limit check in Redis). */
-function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, failed: (err: unknown) => Reply, clientAddress: string): Reply | Promise<Reply> {
+function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, clientAddress: string): Reply | Promise<Reply> {
   const { route } = procedure;
   const data = route.handle(new Context(input, principal, services, info.requestId, route.name, info, clientAddress));
-  const reply = (value: unknown): Reply => route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
-  return data instanceof Promise ? data.then((value) => guarded(() => reply(value), failed), failed) : reply(data);
+  if (!(data instanceof Promise)) return replyOf(route, info, data);
+  const failed = failedReply(info, services, route.name);
+  return data.then((value) => guarded(() => replyOf(route, info, value), failed), failed);
 }
+
+const replyOf = (route: Route, info: RequestInfo, value: unknown): Reply =>
+  route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
 
 /** Turns anything thrown into an error reply; faults are logged with the request id. */
 export function failure(err: unknown, info: RequestInfo, services: Services, routeName: string): Reply {

@@ -43,6 +43,24 @@ describe('log sink', () => {
     expect(ids).toEqual(Array.from({ length: 5_000 }, (_, i) => `req_${i}`));
   });
 
+  it('a request line writes its duration as JSON would, rounded to the microsecond', async () => {
+    const out = capture();
+    const log = createLogger('info', out.stream);
+    const line = requestLogLine(log)!;
+    const durations = [0, 0.0004, 0.0005, 0.001, 0.25, 1, 3.5, 12.3456, 10.1, 1234.5, 86_400_000.125, 0.1 + 0.2];
+    for (const [i, ms] of durations.entries()) line(`req_${i}`, 'keys.verifyKey', 200 + i, ms);
+    await new Promise<void>((resolve) => log.flush(() => resolve()));
+    const lines = out.text().trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { durationMs: number }).durationMs)).toEqual(durations.map((ms) => Math.round(ms * 1e3) / 1e3));
+    // The same text JSON.stringify gives that number, and the status and time as written.
+    for (const [i, l] of lines.entries()) {
+      const parsed = JSON.parse(l) as { durationMs: number; status: number; time: number };
+      expect(l).toContain(`"durationMs":${JSON.stringify(parsed.durationMs)},`);
+      expect(parsed.status).toBe(200 + i);
+      expect(Math.abs(parsed.time - Date.now())).toBeLessThan(60_000);
+    }
+  });
+
   it('below info there is no request line at all', () => {
     expect(requestLogLine(createLogger('warn', capture().stream))).toBeNull();
   });

@@ -1,5 +1,5 @@
 /**
- * The recorder of both backends: verifyKey's records are buffered here and handed, about once a
+ * The recorder of both backends: verifyKey's records are buffered here and handed, ten times a
  * second, to a thread of their own that writes them and their rollups (recorder-worker.ts).
  * Those writes are a large part of the work when many keys are verified (embedded: a
  * read-modify-write of a rollup row per key and minute, inside LMDB's write transaction;
@@ -22,12 +22,20 @@ import type { FromWorker, RecorderWorkerData, ToWorker } from './recorder-worker
 import { ColumnsBuilder, transferables, type DimsSlot } from '../storage/verification-columns.js';
 
 /**
- * Records handed to the thread at most at once; otherwise a batch is a second's records. Part of
- * the writer's work is per batch and per key in it (each key's records summed into the minute's
- * rollups, a transaction committed), so a second's verifications in one batch cost it far less
- * than in many small ones; the batch's arrays are moved to the thread, not copied.
+ * Records handed to the thread at most at once; otherwise a batch is HAND_OVER_MS of records. The
+ * batch's arrays are moved to the thread, not copied.
  */
 const HAND_OVER_RECORDS = 65_536;
+
+/**
+ * How often the buffer goes to the thread. Where the writer shares a core with the event loop, the
+ * scheduler lets a busy writer run for whole time slices (milliseconds) before the event loop gets
+ * the core back: a second's records written in one burst delayed every request that arrived
+ * during it. A tenth of a second's records is a burst short enough to keep the tail near the
+ * median, and still few enough batches that the writer's per-batch work (a transaction, a script
+ * call) stays small beside its per-record work (bench/README.md, "Writer hand-over").
+ */
+const HAND_OVER_MS = 100;
 
 export interface ThreadRecorderOptions extends RecorderWorkerData {
   readonly flushIntervalMs?: number;
@@ -66,7 +74,7 @@ export class ThreadRecorder implements Recorder {
     this.worker.on('message', (message: FromWorker) => this.received(message));
     this.worker.on('error', (err) => this.log.error({ err }, 'the analytics writer thread failed'));
     this.worker.on('exit', (code) => this.exited(code));
-    this.timer = setInterval(() => this.post(), options.flushIntervalMs ?? 1_000);
+    this.timer = setInterval(() => this.post(), options.flushIntervalMs ?? HAND_OVER_MS);
     this.timer.unref();
   }
 

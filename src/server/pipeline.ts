@@ -28,21 +28,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** The content type every SDK sends, compared before the pattern (which allocates per call). */
 const APPLICATION_JSON = 'application/json';
 
-/**
- * The body as JSON, after the same checks in the same order whoever calls: content type, nesting
- * depth, UTF-8, JSON. `text` is the body already decoded (runProcedure's quick path), if it was.
- */
-export function parseJsonBody(info: RequestInfo, body: Buffer, text?: string): unknown {
+/** The body as JSON, after its checks in this order: content type, nesting depth, UTF-8, JSON. */
+export function parseJsonBody(info: RequestInfo, body: Buffer): unknown {
   assertJsonContentType(info);
   assertJsonDepth(body);
-  if (text === undefined) {
-    try {
-      text = UTF8.decode(body);
-    } catch {
-      throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid UTF-8.', {
-        issues: [{ location: 'body', message: 'body must be UTF-8 encoded JSON' }],
-      });
-    }
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw new ApiError('err:unkey:application:invalid_input', 'The request body is not valid UTF-8.', {
+      issues: [{ location: 'body', message: 'body must be UTF-8 encoded JSON' }],
+    });
   }
   try {
     return JSON.parse(text);
@@ -65,22 +61,18 @@ function assertJsonContentType(info: RequestInfo): void {
 
 /**
  * The input of the route's most common body, read by its quickInput from the body's text (after
- * the content type is checked, as for any body), or undefined: parse and validate as usual then.
- * The decoded text is left in `quickText` for that parse, so the body is decoded once.
+ * the content type is checked, as for any body), or undefined: parse and validate as usual then
+ * (a body that is not UTF-8 is refused there, after the depth check, as without quickInput).
  */
-let quickText: string | undefined;
 function quickInputOf(info: RequestInfo, body: Buffer, quick: (text: string) => unknown): unknown {
   assertJsonContentType(info);
+  let text: string;
   try {
-    quickText = UTF8.decode(body);
+    text = UTF8.decode(body);
   } catch {
-    quickText = undefined; // refused by parseJsonBody, after the depth check, as without quickInput
     return undefined;
   }
-  const value = quick(quickText);
-  // Kept only for the parse that follows a miss: the text holds the caller's key.
-  if (value !== undefined) quickText = undefined;
-  return value;
+  return quick(text);
 }
 
 /**
@@ -115,11 +107,7 @@ export function runProcedure(procedure: Procedure, info: RequestInfo, body: Buff
   const { route } = procedure;
   try {
     let input = route.quickInput === undefined ? undefined : quickInputOf(info, body, route.quickInput);
-    if (input === undefined) {
-      const text = quickText;
-      quickText = undefined;
-      procedure.validate(input = parseJsonBody(info, body, text), info.path);
-    }
+    if (input === undefined) procedure.validate(input = parseJsonBody(info, body), info.path);
     const principal = info.session === null
       ? services.rootKeyAuth.authenticate(info.authorization)
       : authenticateSession(services.storage.rootKeys, services.storage.sessions, info.session, services.now());

@@ -33,7 +33,7 @@ const HAND_OVER_RECORDS = 65_536;
  * the core back: a second's records written in one burst delayed every request that arrived
  * during it. A tenth of a second's records is a burst short enough to keep the tail near the
  * median, and still few enough batches that the writer's per-batch work (a transaction, a script
- * call) stays small beside its per-record work (bench/README.md, "Writer hand-over").
+ * call) stays small beside its per-record work (bench/README.md, "The tail at a fixed rate").
  */
 const HAND_OVER_MS = 100;
 

@@ -12,47 +12,6 @@ import { pino } from 'pino';
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
 
-const DURATION = Buffer.from(',"durationMs":');
-const TAIL = Buffer.from(',"msg":"request"}\n');
-/** Room for the line's numbers and fixed tail: a time, a status and a duration, with margin. */
-const REQUEST_LINE_NUMBERS = 96;
-
-/** `n` (a non-negative safe integer) in decimal at `at`; returns the index after it. */
-function writeInteger(out: Buffer, at: number, n: number): number {
-  if (n < 10) {
-    out[at] = 48 + n;
-    return at + 1;
-  }
-  let digits = 1;
-  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  let rest = n;
-  for (let i = at + digits - 1; i >= at; i--) {
-    out[i] = 48 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return at + digits;
-}
-
-/** Milliseconds rounded to the microsecond, as JSON writes that number: `12`, `0.25`, `3.406`. */
-function writeMilliseconds(out: Buffer, at: number, ms: number): number {
-  const us = Math.round(ms * 1e3);
-  const whole = Math.floor(us / 1e3);
-  let fraction = us - whole * 1e3;
-  at = writeInteger(out, at, whole);
-  if (fraction === 0) return at;
-  out[at++] = 46; // '.'
-  let digits = 3;
-  while (fraction % 10 === 0) {
-    fraction /= 10;
-    digits--;
-  }
-  for (let i = at + digits - 1; i >= at; i--) {
-    out[i] = 48 + (fraction % 10);
-    fraction = Math.floor(fraction / 10);
-  }
-  return at + digits;
-}
-
 /** Anything that takes chunks of bytes in order: stdout's SonicBoom, pino-pretty, or a test's stream. */
 export interface ByteDestination {
   write(chunk: Buffer): unknown;
@@ -74,26 +33,17 @@ export class LogSink {
   }
 
   /**
-   * The per-request line (log.ts), written as bytes straight into the gathered chunk: no string is
-   * built per request. `head` holds everything up to the time, `middle` what follows the request
-   * id up to the status (the procedure's name included), both encoded once by the caller.
+   * A line already in bytes (the per-request line, log.ts), copied into the gathered chunk: no
+   * string is made for it. `line` may be reused by the caller once this returns.
    */
-  requestLine(head: Uint8Array, timeMs: number, idHead: Uint8Array, requestId: string, middle: Uint8Array, status: number, durationMs: number): void {
-    const room = head.length + idHead.length + middle.length + requestId.length + REQUEST_LINE_NUMBERS;
-    if (this.at + room > this.chunk.length) this.send();
-    const out = this.chunk;
-    out.set(head, this.at);
-    let at = writeInteger(out, this.at + head.length, timeMs);
-    out.set(idHead, at);
-    at += idHead.length;
-    // Request ids are keygate's own, ASCII.
-    for (let i = 0; i < requestId.length; i++) out[at++] = requestId.charCodeAt(i);
-    out.set(middle, at);
-    at = writeInteger(out, at + middle.length, status);
-    out.set(DURATION, at);
-    at = writeMilliseconds(out, at + DURATION.length, durationMs);
-    out.set(TAIL, at);
-    this.at = at + TAIL.length;
+  bytesLine(line: Uint8Array): void {
+    if (this.at + line.length > this.chunk.length) this.send();
+    if (line.length > this.chunk.length) {
+      this.out.write(Buffer.from(line));
+      return;
+    }
+    this.chunk.set(line, this.at);
+    this.at += line.length;
     // Not unref'd: the timer keeps the process alive until the lines are out, so a graceful exit loses none.
     if (this.timer === null) this.timer = setTimeout(() => this.send(), FLUSH_MS);
   }

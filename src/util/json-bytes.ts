@@ -99,6 +99,27 @@ export class ByteWriter {
     this.digits(low, 8);
   }
 
+  /** Milliseconds rounded to the microsecond, as JSON writes that number: `12`, `0.25`, `3.406`. */
+  milliseconds(ms: number): void {
+    const us = Math.round(ms * 1e3);
+    if (!(us >= 0 && Number.isSafeInteger(us))) {
+      this.number(us / 1e3);
+      return;
+    }
+    const whole = Math.floor(us / 1e3);
+    let fraction = us - whole * 1e3;
+    this.number(whole);
+    if (fraction === 0) return;
+    let width = 3;
+    while (fraction % 10 === 0) {
+      fraction /= 10;
+      width--;
+    }
+    this.byte(46); // '.'
+    this.room(width);
+    this.digits(fraction, width);
+  }
+
   /** A non-negative int32's digits, left-padded with zeros to `width`. */
   private digits(n: number, width: number): void {
     let count = 1;

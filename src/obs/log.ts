@@ -34,10 +34,10 @@ export type RequestLogLine = (requestId: string, procedure: string, status: numb
 
 /**
  * The per-request line at info, in pino's own JSON shape, written as bytes (no string per
- * request) and handed straight to the sink (which gathers such lines and writes them together). pino's object path would serialize an object and
- * apply redaction for every request; every field here is keygate's own (an id it minted, a
- * procedure name from its route table, a status, a number), so there is nothing to redact, and
- * all of it is ASCII. null below info.
+ * request) and handed straight to the sink (which gathers such lines and writes them together).
+ * pino's object path would serialize an object and apply redaction for every request; every field
+ * here is keygate's own (an id it minted, a procedure name from its route table, a status, a
+ * number), so there is nothing to redact, and all of it is ASCII. null below info.
  */
 export function requestLogLine(log: Logger): RequestLogLine | null {
   if (!log.isLevelEnabled('info')) return null;

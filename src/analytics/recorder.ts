@@ -9,12 +9,16 @@
  * at most MAX_REFUSED_MS), beyond which they are counted as failed.
  *
  * Rollups: the store adds the increments the recorder hands it with the records. Increments are
- * summed here first and handed over with the first batch after each UTC minute ends: the minute
- * rows of the minute that ended, and the hour, day and month increments derived from those minute
- * sums. So each row is written at most once a minute, whatever the number of verifications it
- * counts (rewriting a key's rows with every batch would be most of the work when many keys are
- * verified). Sooner when many are held (MAX_HELD), and all at every explicit flush() and at
- * close. The price: a crash (not a graceful stop) loses those held sums from the rollup tables
+ * summed here per minute and become due when a UTC minute ends: the minute rows of the minute
+ * that ended, each going out with the hour, day and month increments it makes. So each row is
+ * written at most once a minute, whatever the number of verifications it counts (rewriting a key's
+ * rows with every batch would be most of the work when many keys are verified). Sooner when many
+ * are held (MAX_HELD), and all at every explicit flush() and at close. Due rows go out a slice
+ * with each write over the next DRAIN_MS, not all with one: with many keys they are hundreds of
+ * milliseconds of store work, which in one piece stalls whatever shares the writer's core (the
+ * event loop, embedded) or the store (Redis, for every replica's rate limits). The coarse
+ * increments are made as their slice goes out, not when the minute ends, for the same reason.
+ * The price: a crash (not a graceful stop) loses the held and due sums from the rollup tables
  * (raw records are written every second); analytics queries flush first (see the
  * getVerifications route), so an answer counts every verification this process made before it.
  *
@@ -80,13 +84,20 @@ export interface RecorderOptions {
 }
 
 const MINUTE_ONLY: readonly RollupGranularity[] = ['minute'];
+/** The granularities a minute row also adds to. */
 const COARSE: readonly RollupGranularity[] = ['hour', 'day', 'month'];
 
 /** Pruning runs at most this often. */
 const PRUNE_EVERY_MS = 60_000;
 const MINUTE_MS = 60_000;
-/** Held increments of one granularity handed over at once beyond this many (bounds memory). */
+/** Held minute rows become due at once beyond this many (bounds memory). */
 const MAX_HELD = 200_000;
+/** Due rows are spread over this long (well within the minute before the next are due). */
+const DRAIN_MS = 20_000;
+/** Due minute rows per write at least (each is four increments): small sets go out whole, at once. */
+const MIN_SLICE = 125;
+
+const byDigest = (a: RollupDelta, b: RollupDelta): number => (a.digest < b.digest ? -1 : a.digest > b.digest ? 1 : 0);
 
 /** One write to the store, kept while the store refuses it. */
 interface Write {
@@ -124,11 +135,15 @@ export class VerificationRecorder implements Recorder {
   private readonly rollupRetentionMs: number | undefined;
   private readonly now: () => number;
   private lastPruneMs = -Infinity;
-  /** Minute increments not yet handed to the store. */
+  /** Minute increments held, not yet due. */
   private minutes = new RollupSums();
   private lastMinutesMs: number;
-  /** Hour, day and month increments not yet handed to the store. */
-  private coarse = new RollupSums();
+  /** Minute rows due, oldest first, from `dueAt` on; handed to the store a slice per write. */
+  private due: RollupDelta[] = [];
+  private dueAt = 0;
+  /** When every due increment is to be out, and when the last slice was taken. */
+  private drainByMs = 0;
+  private lastSliceMs = 0;
   /** Records dropped because the buffer was full (since start). */
   dropped = 0;
   written = 0;
@@ -177,7 +192,7 @@ export class VerificationRecorder implements Recorder {
     return this.write(true);
   }
 
-  /** Writes what is buffered now (with the held coarse increments when due); resolves when stored. */
+  /** Writes what is buffered now, with a slice of the due rollup rows; resolves when stored. */
   writeBuffered(): Promise<void> {
     return this.write(false);
   }
@@ -201,22 +216,25 @@ export class VerificationRecorder implements Recorder {
   }
 
   private writeBatches(batches: readonly VerificationColumns[], records: number, all: boolean): Promise<void> {
-    const increments: RollupDelta[] = [];
     for (const batch of batches) this.minutes.addColumns(batch, MINUTE_ONLY);
     const now = this.now();
     const minuteEnded = Math.floor(now / MINUTE_MS) !== Math.floor(this.lastMinutesMs / MINUTE_MS);
+    if ((all || minuteEnded || this.minutes.size >= MAX_HELD) && this.minutes.size > 0) {
+      const due = this.due.slice(this.dueAt);
+      for (const minute of this.minutes.values()) due.push(minute);
+      // In key order: a slice then touches neighbouring rows (in LMDB, a few pages per commit
+      // instead of a page per row copied in every slice's transaction).
+      due.sort(byDigest);
+      this.due = due;
+      this.dueAt = 0;
+      this.drainByMs = now + DRAIN_MS;
+      this.lastSliceMs = now;
+    }
     if (all || minuteEnded || this.minutes.size >= MAX_HELD) {
-      for (const minute of this.minutes.values()) {
-        increments.push(minute);
-        for (const granularity of COARSE) this.coarse.addTo(granularity, minute);
-      }
       this.minutes = new RollupSums();
       this.lastMinutesMs = now;
     }
-    if (all || minuteEnded || this.coarse.size >= MAX_HELD) {
-      for (const coarse of this.coarse.values()) increments.push(coarse);
-      this.coarse = new RollupSums();
-    }
+    const increments = this.takeDue(all, now);
     if (records === 0 && increments.length === 0) {
       // Nothing new: refused writes are still tried again (every tick, and at a flush).
       if (this.refused.length > 0) this.writing = this.writing.then(async () => { await this.retryRefused(); });
@@ -237,6 +255,34 @@ export class VerificationRecorder implements Recorder {
       this.storing -= records;
     });
     return this.writing;
+  }
+
+  /**
+   * The increments this write carries: due minute rows (all of them when asked or past
+   * `drainByMs`, else an even share of what is left for the time since the last slice, at least
+   * MIN_SLICE), each with its hour, day and month increments.
+   */
+  private takeDue(all: boolean, now: number): RollupDelta[] {
+    const left = this.due.length - this.dueAt;
+    if (left === 0) return [];
+    let n = left;
+    if (!all && now < this.drainByMs) {
+      const share = Math.ceil(left * Math.max(0, now - this.lastSliceMs) / (this.drainByMs - this.lastSliceMs));
+      n = Math.min(left, Math.max(MIN_SLICE, share));
+    }
+    this.lastSliceMs = now;
+    const slice: RollupDelta[] = [];
+    for (let i = this.dueAt; i < this.dueAt + n; i++) {
+      const minute = this.due[i]!;
+      slice.push(minute);
+      for (const granularity of COARSE) slice.push({ ...minute, granularity, time: bucketStart(granularity, minute.time) });
+    }
+    this.dueAt += n;
+    if (this.dueAt === this.due.length) {
+      this.due = [];
+      this.dueAt = 0;
+    }
+    return slice;
   }
 
   /**

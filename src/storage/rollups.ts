@@ -97,11 +97,6 @@ export class RollupSums {
     row.latencyCount += latencyCount;
   }
 
-  /** Adds a row's sums to the same dimensions' row of `granularity`. */
-  addTo(granularity: RollupGranularity, d: RollupDelta): void {
-    this.add(granularity, bucketStart(granularity, d.time), d.dims, d.digest, d.count, d.spentCredits, d.latencySum, d.latencyCount);
-  }
-
   /** The rows held, in no particular order (a loop: they may be too many for push(...rows)). */
   *values(): Generator<RollupDelta> {
     for (const buckets of this.rows.values()) for (const bucket of buckets.values()) yield* bucket.values();

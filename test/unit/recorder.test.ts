@@ -118,6 +118,57 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     await recorder.close();
   });
 
+  test('with many keys, a minute\'s rollup rows go out a slice per write over the next 20 s, not in one write; each is counted once, and flush() writes what is left at once', async () => {
+    open();
+    let now = Date.UTC(2025, 4, 20, 12, 30, 10);
+    const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 60_000, now: () => now });
+    const total = async (granularity: 'minute' | 'hour' | 'day' | 'month') => {
+      let sum = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await storage.verifications.scanRollups(granularity, { limit: 1_000, ...(cursor !== undefined ? { cursor } : {}) });
+        sum += page.items.reduce((n, r) => n + r.count, 0);
+        cursor = page.cursor ?? undefined;
+      } while (cursor !== undefined);
+      return sum;
+    };
+    const totals = async () => Promise.all((['minute', 'hour', 'day', 'month'] as const).map(total));
+    const keys = 3_000;
+    const verifyEveryKey = (time: number) => {
+      for (let i = 0; i < keys; i++) recorder.record({ ...record(i), time, keyId: `key_${i}` });
+    };
+
+    verifyEveryKey(now);
+    await recorder.writeBuffered();
+    expect(await totals()).toEqual([0, 0, 0, 0]);
+
+    // The minute ended: the first write carries part of the due rows, later writes the rest.
+    now += 60_000;
+    await recorder.writeBuffered();
+    const first = await totals();
+    expect(first.reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(first.reduce((a, b) => a + b)).toBeLessThan(4 * keys);
+    now += 10_000;
+    await recorder.writeBuffered();
+    const second = await totals();
+    expect(second.reduce((a, b) => a + b)).toBeGreaterThan(first.reduce((a, b) => a + b));
+    expect(second.reduce((a, b) => a + b)).toBeLessThan(4 * keys);
+    now += 10_001;
+    await recorder.writeBuffered();
+    expect(await totals()).toEqual([keys, keys, keys, keys]);
+    expect(await storage.verifications.count()).toBe(keys);
+
+    // Another minute, then a flush (as analytics queries make) before the drain is over: everything.
+    verifyEveryKey(now);
+    now += 60_000;
+    await recorder.writeBuffered();
+    expect((await totals()).reduce((a, b) => a + b)).toBeLessThan(8 * keys);
+    await recorder.flush();
+    expect(await totals()).toEqual([2 * keys, 2 * keys, 2 * keys, 2 * keys]);
+    await recorder.close();
+    expect(await totals()).toEqual([2 * keys, 2 * keys, 2 * keys, 2 * keys]);
+  });
+
   test('prune removes the rollup buckets before the one holding now − retention, per granularity', async () => {
     open();
     const now = Date.UTC(2025, 4, 20, 12, 30);

@@ -266,8 +266,10 @@ export class VerificationRecorder implements Recorder {
     const left = this.due.length - this.dueAt;
     if (left === 0) return [];
     let n = left;
-    if (!all && now < this.drainByMs) {
-      const share = Math.ceil(left * Math.max(0, now - this.lastSliceMs) / (this.drainByMs - this.lastSliceMs));
+    // A clock stepped back leaves no time to share out: then all of it, as past the deadline.
+    const span = this.drainByMs - this.lastSliceMs;
+    if (!all && now < this.drainByMs && span > 0) {
+      const share = Math.ceil(left * Math.max(0, now - this.lastSliceMs) / span);
       n = Math.min(left, Math.max(MIN_SLICE, share));
     }
     this.lastSliceMs = now;

@@ -16,8 +16,9 @@
  * are held (MAX_HELD), and all at every explicit flush() and at close. Due rows go out a slice
  * with each write over the next DRAIN_MS, not all with one: with many keys they are hundreds of
  * milliseconds of store work, which in one piece stalls whatever shares the writer's core (the
- * event loop, embedded) or the store (Redis, for every replica's rate limits). The coarse
- * increments are made as their slice goes out, not when the minute ends, for the same reason.
+ * event loop, embedded) or keeps the store busy (Redis, while every replica's rate limits wait).
+ * The coarse increments are made as their slice goes out, not when the minute ends, for the
+ * same reason.
  * The price: a crash (not a graceful stop) loses the held and due sums from the rollup tables
  * (raw records are written every second); analytics queries flush first (see the
  * getVerifications route), so an answer counts every verification this process made before it.

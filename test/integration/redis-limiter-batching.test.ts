@@ -121,9 +121,10 @@ describe('RedisRateLimiter batching (dedicated redis-server)', () => {
     try {
       await limiter.limit([{ checks: [{ counter: 'warm', owner: 'u', limit: 1, durationMs: 60_000, cost: 0 }] }]);
       const before = limiter.stats.scriptsSent;
-      // Redis holds scripts for 100 ms (a slow or busy Redis): the first batches stay in flight
+      // Redis holds scripts for a second (a slow or busy Redis): the first batches stay in flight
       // while a check arrives every event-loop turn. Without waiting for them, each turn was a call.
-      await client.call('CLIENT', 'PAUSE', '100', 'WRITE');
+      // The pause outlasts the 200 turns even on a loaded machine, where they can take over 100 ms.
+      await client.call('CLIENT', 'PAUSE', '1000', 'WRITE');
       const answers: Promise<boolean>[] = [];
       for (let i = 0; i < 200; i++) {
         answers.push(limiter.limit([{ checks: [{ counter: 'one', owner: 'u', limit: 150, durationMs: 60_000, cost: 1 }] }]).then(([g]) => g!.passed));

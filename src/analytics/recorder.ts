@@ -220,7 +220,8 @@ export class VerificationRecorder implements Recorder {
     for (const batch of batches) this.minutes.addColumns(batch, MINUTE_ONLY);
     const now = this.now();
     const minuteEnded = Math.floor(now / MINUTE_MS) !== Math.floor(this.lastMinutesMs / MINUTE_MS);
-    if ((all || minuteEnded || this.minutes.size >= MAX_HELD) && this.minutes.size > 0) {
+    const handOver = all || minuteEnded || this.minutes.size >= MAX_HELD;
+    if (handOver && this.minutes.size > 0) {
       const due = this.due.slice(this.dueAt);
       for (const minute of this.minutes.values()) due.push(minute);
       // In key order: a slice then touches neighbouring rows (in LMDB, a few pages per commit
@@ -231,7 +232,7 @@ export class VerificationRecorder implements Recorder {
       this.drainByMs = now + DRAIN_MS;
       this.lastSliceMs = now;
     }
-    if (all || minuteEnded || this.minutes.size >= MAX_HELD) {
+    if (handOver) {
       this.minutes = new RollupSums();
       this.lastMinutesMs = now;
     }

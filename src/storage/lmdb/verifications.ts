@@ -79,8 +79,8 @@ export class LmdbVerificationStore implements VerificationStore {
   async appendColumns(c: VerificationColumns, rollups?: readonly RollupDelta[]): Promise<void> {
     const deltas = rollups ?? columnRollupDeltas(c);
     if (c.count === 0 && deltas.length === 0) return;
-    // A transaction's callback runs on the event loop: a large batch of increments (the recorder
-    // hands over a minute of hour/day/month sums at once) is added in several transactions, so
+    // A transaction's callback runs on the event loop: a large batch of increments (a recorder's
+    // flush() hands over every due rollup row at once) is added in several transactions, so
     // requests are answered between them instead of waiting behind one long transaction.
     for (let from = INCREMENTS_PER_TRANSACTION; from < deltas.length; from += INCREMENTS_PER_TRANSACTION) {
       await this.addIncrements(deltas.slice(from, from + INCREMENTS_PER_TRANSACTION));

@@ -75,7 +75,10 @@ const settings = {
   keys: num(opt.keys, 20_000, 2_000),
   identities: num(opt.identities, 100, 100),
   warmupS: quick ? 0 : 2,
+  /** The baseline run before each scenario's max-throughput run, the ratio's other half. */
+  pairS: 0,
 };
+settings.pairS = Math.max(2, Math.round((settings.durationS * 3) / 8));
 
 if (opt.url !== undefined) {
   process.exit(await runOperatorMode({
@@ -164,31 +167,40 @@ async function main(): Promise<number> {
     }
   }
 
-  // Max throughput: rounds interleave the baseline and every scenario, medians over rounds.
-  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
-  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
+  // Max throughput: rounds interleave the baseline and every scenario. A short baseline run goes
+  // right before each scenario's, and the scenario's ratio is the median over rounds of its rps
+  // over that neighbour's: a host whose speed drifts over the minutes of a round then moves both.
+  const { pairS } = settings;
+  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, each run after a ${pairS} s run of the baseline, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
+  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number; ratio?: number };
   const raw: Record<string, Measured[]> = {};
   /** One wrk run, with the CPU every thread of the server spent per request meanwhile. */
-  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<void> => {
+  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<Measured> => {
     const before = readCpu(pid);
     const r = await run();
-    (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests) });
+    const m: Measured = { ...r, ...usPerRequest(before, readCpu(pid), r.requests) };
+    (raw[key] ??= []).push(m);
+    return m;
+  };
+  const paired = async (round: number, server: KeygateServer, sc: Scenario): Promise<void> => {
+    const base = await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: pairS, label: `round ${round} baseline` }));
+    const key = `${server.name}/${sc.id}`;
+    const m = await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }));
+    m.ratio = m.rps / base.rps;
   };
   for (let round = 1; round <= settings.rounds; round++) {
-    await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} baseline` }));
     for (const s of servers) for (const sc of SCENARIOS) {
-      await measure(`${s.name}/${sc.id}`, s.pid, () => runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${s.name} ${sc.id}` }));
-      if (s.name === 'embedded' && sc.id === 'verifyKey') {
-        const key = `${metricsOff.name}/${sc.id}`;
-        await measure(key, metricsOff.pid, () => runWrk({ url: target(metricsOff, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${metricsOff.name} ${sc.id}` }));
-      }
+      await paired(round, s, sc);
+      if (s.name === 'embedded' && sc.id === 'verifyKey') await paired(round, metricsOff, sc);
     }
   }
   for (const [key, runs] of Object.entries(raw)) {
+    const ratios = runs.flatMap((r) => (r.ratio === undefined ? [] : [r.ratio]));
     results.throughput[key] = {
       rps: median(runs.map((r) => r.rps)), min: Math.min(...runs.map((r) => r.rps)), max: Math.max(...runs.map((r) => r.rps)),
       p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((a, r) => a + r.errors + r.non2xx, 0), rounds: runs.length,
       eventLoopUs: median(runs.map((r) => r.eventLoopUs)), otherThreadsUs: median(runs.map((r) => r.otherThreadsUs)),
+      ...(ratios.length > 0 ? { ratio: median(ratios) } : {}),
     };
   }
   // A limited key must still be VALID after all that (limits large enough never to deny).

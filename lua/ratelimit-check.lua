@@ -19,10 +19,11 @@
   KEYS[1..m]  the hashes; all share one hash tag
   ARGV[1]     time override in unix ms, or "" to read the server's TIME (the override is for tests)
   ARGV[2]     fields to sweep per hash in this call besides twice those it creates (0: only those)
-  ARGV[3]     msgpack array of numbers: m counts (fields per hash, in KEYS order); G, the number of
-              groups; then per group: k, then k × (fieldIndex, limit, durationMs, cost)
-  ARGV[4..]   the counter fields, those of KEYS[1] first; each listed once however many checks name
-              it; checks refer to it by index (1-based, in this list)
+  ARGV[3]     msgpack array: m counts (fields per hash, in KEYS order); then the F counter fields
+              (text), those of KEYS[1] first, each listed once however many checks name it; G, the
+              number of groups; then per group: k, then k × (fieldIndex, limit, durationMs, cost),
+              fieldIndex 1-based among the fields. The fields ride in the array, not as arguments
+              of their own: each argument costs the client and Redis a bulk string of its own
 
   Returns a flat array of integers: now; then per group: passed (1/0); then per field: s, c, p, its
   state rotated to `now` before this call's commits.
@@ -43,11 +44,11 @@ if not now then
   now = tonumber(t[1]) * 1000 + floor(tonumber(t[2]) / 1000)
 end
 local sweepEach = tonumber(ARGV[2])
--- One msgpack array instead of four arguments per check: Redis makes a string of every argument
--- and each needed tonumber(); unpacking is one C call that yields numbers.
+-- One msgpack array instead of arguments per check and per field: Redis makes a string of every
+-- argument and each number needed tonumber(); unpacking is one C call.
 local A = cmsgpack.unpack(ARGV[3])
 local m = #KEYS
-local FIELD0 = 3 -- ARGV[FIELD0 + i] is field i
+local FIELD0 = m -- A[FIELD0 + i] is field i
 
 -- Stored values per field index, read with one HMGET per hash.
 local stored = {}
@@ -55,7 +56,7 @@ local first = 1
 for h = 1, m do
   local n = A[h]
   if n > 0 then
-    local v = rcall('HMGET', KEYS[h], unpack(ARGV, FIELD0 + first, FIELD0 + first + n - 1))
+    local v = rcall('HMGET', KEYS[h], unpack(A, FIELD0 + first, FIELD0 + first + n - 1))
     for j = 1, n do stored[first + j - 1] = v[j] end
   end
   first = first + n
@@ -66,11 +67,11 @@ local fields = first - 1
 -- is), the count c (grows with commits), c0 the count at the start, sw the stored window (nil:
 -- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
 local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
-local G = A[m + 1]
+local G = A[m + fields + 1]
 local out = { now }
 -- The group's tentative count per field index; tm[i] == g marks it as this group's.
 local tm, tc = {}, {}
-local pos = m + 2
+local pos = m + fields + 2
 for g = 1, G do
   local k = A[pos]
   local firstCheck = pos + 1
@@ -143,7 +144,7 @@ for h = 1, m do
     -- Written when its count changed; a rotated window that took no cost is left as stored.
     if c ~= kc0[i] then
       if ksw[i] == nil then created = created + 1 end
-      writes[#writes + 1] = ARGV[FIELD0 + i]
+      writes[#writes + 1] = A[FIELD0 + i]
       writes[#writes + 1] = pack('<lll', ks[i], c, kp[i])
     end
   end

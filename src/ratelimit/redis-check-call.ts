@@ -65,7 +65,8 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
   const fields = [...byHash.values()].flatMap((set) => [...set]);
   const index = new Map<string, number>();
   fields.forEach((field, i) => index.set(field, i));
-  const numbers: number[] = [...byHash.values()].map((set) => set.size);
+  const numbers: (number | string)[] = [...byHash.values()].map((set) => set.size);
+  for (const field of fields) numbers.push(field);
   numbers.push(groups.length);
   const keyIndexes = groups.map((group) => {
     numbers.push(group.length);
@@ -75,7 +76,7 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
       return i;
     });
   });
-  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(numbers), ...fields] };
+  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(numbers)] };
 }
 
 /**

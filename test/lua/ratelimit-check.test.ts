@@ -182,7 +182,7 @@ describe('ratelimit-check.lua', () => {
     const [a, b] = [fresh(1000, hash), fresh(1000, hash)];
     await put(a, { s: SEQ - 1, c: 7, p: 1 }); // the previous window: becomes p = 7, weighing floor(7 · 0.9) = 6
     // Group 1: a (limit 10, cost 2) and b (limit 5, cost 1) pass; group 2: a at cost 20 does not.
-    const args = [String(BASE + 100), '0', pack([2, 2, 2, 1, 10, 1000, 2, 2, 5, 1000, 1, 1, 1, 10, 1000, 20]), a.field, b.field];
+    const args = [String(BASE + 100), '0', pack([2, a.field, b.field, 2, 2, 1, 10, 1000, 2, 2, 5, 1000, 1, 1, 1, 10, 1000, 20])];
     expect(await CHECK.run(redis, [hash], args)).toEqual([BASE + 100, 1, 0, SEQ, 0, 7, SEQ, 0, 0]);
     expect(await stored(a)).toEqual({ s: SEQ, c: 2, p: 7 });
     expect(await stored(b)).toEqual({ s: SEQ, c: 1, p: 0 });
@@ -277,7 +277,7 @@ describe('cross-slot safety on the Cluster', () => {
   afterAll(() => cluster.disconnect());
 
   it('Redis refuses one call with keys of two slots', async () => {
-    await expect(CHECK.run(cluster, ['kg-test:{a}', 'kg-test:{b}'], ['', '0', pack([1, 1, 1, 2, 1, 5, 1000, 1, 2, 5, 1000, 1]), 'x:1000', 'y:1000']))
+    await expect(CHECK.run(cluster, ['kg-test:{a}', 'kg-test:{b}'], ['', '0', pack([1, 1, 'x:1000', 'y:1000', 1, 2, 1, 5, 1000, 1, 2, 5, 1000, 1])]))
       .rejects.toThrow(/CROSSSLOT|slot/i);
   });
 

@@ -75,10 +75,10 @@ const settings = {
   keys: num(opt.keys, 20_000, 2_000),
   identities: num(opt.identities, 100, 100),
   warmupS: quick ? 0 : 2,
-  /** The baseline run before each scenario's max-throughput run, the ratio's other half. */
-  pairS: 0,
+  /** The baseline run before each scenario's max-throughput run (ratios are over their median). */
+  baselineRunS: 0,
 };
-settings.pairS = Math.max(2, Math.round((settings.durationS * 3) / 8));
+settings.baselineRunS = Math.max(2, Math.round((settings.durationS * 3) / 8));
 
 if (opt.url !== undefined) {
   process.exit(await runOperatorMode({
@@ -168,39 +168,35 @@ async function main(): Promise<number> {
   }
 
   // Max throughput: rounds interleave the baseline and every scenario. A short baseline run goes
-  // right before each scenario's, and the scenario's ratio is the median over rounds of its rps
-  // over that neighbour's: a host whose speed drifts over the minutes of a round then moves both.
-  const { pairS } = settings;
-  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, each run after a ${pairS} s run of the baseline, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
-  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number; ratio?: number };
+  // before each scenario's, and ratios are over the median of all of them: many baseline runs
+  // spread over the whole phase, because the host's noise differs from one run to the next
+  // (adjacent runs' deviations were uncorrelated, so dividing by the neighbour's adds its noise).
+  const { baselineRunS } = settings;
+  log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, each run after a ${baselineRunS} s run of the baseline, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
+  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
   const raw: Record<string, Measured[]> = {};
   /** One wrk run, with the CPU every thread of the server spent per request meanwhile. */
-  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<Measured> => {
+  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<void> => {
     const before = readCpu(pid);
     const r = await run();
-    const m: Measured = { ...r, ...usPerRequest(before, readCpu(pid), r.requests) };
-    (raw[key] ??= []).push(m);
-    return m;
+    (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests) });
   };
-  const paired = async (round: number, server: KeygateServer, sc: Scenario): Promise<void> => {
-    const base = await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: pairS, label: `round ${round} baseline` }));
+  const afterBaseline = async (round: number, server: KeygateServer, sc: Scenario): Promise<void> => {
+    await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: baselineRunS, label: `round ${round} baseline` }));
     const key = `${server.name}/${sc.id}`;
-    const m = await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }));
-    m.ratio = m.rps / base.rps;
+    await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }));
   };
   for (let round = 1; round <= settings.rounds; round++) {
     for (const s of servers) for (const sc of SCENARIOS) {
-      await paired(round, s, sc);
-      if (s.name === 'embedded' && sc.id === 'verifyKey') await paired(round, metricsOff, sc);
+      await afterBaseline(round, s, sc);
+      if (s.name === 'embedded' && sc.id === 'verifyKey') await afterBaseline(round, metricsOff, sc);
     }
   }
   for (const [key, runs] of Object.entries(raw)) {
-    const ratios = runs.flatMap((r) => (r.ratio === undefined ? [] : [r.ratio]));
     results.throughput[key] = {
       rps: median(runs.map((r) => r.rps)), min: Math.min(...runs.map((r) => r.rps)), max: Math.max(...runs.map((r) => r.rps)),
       p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((a, r) => a + r.errors + r.non2xx, 0), rounds: runs.length,
       eventLoopUs: median(runs.map((r) => r.eventLoopUs)), otherThreadsUs: median(runs.map((r) => r.otherThreadsUs)),
-      ...(ratios.length > 0 ? { ratio: median(ratios) } : {}),
     };
   }
   // A limited key must still be VALID after all that (limits large enough never to deny).

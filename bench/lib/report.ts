@@ -23,9 +23,7 @@ export interface Results {
   seconds?: number;
   seeding: Record<string, { keys: number; identities: number; seconds: number }>;
   /** eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other threads (not known for a remote deployment). */
-  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number;
-    /** Median over rounds of rps over the baseline run just before it (bench/run.ts); absent: rps over the baseline's median. */
-    ratio?: number }>;
+  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number }>;
   /** At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate. */
   latency: Record<string, RateResult>;
   latencyBaseline: Record<string, RateResult>;
@@ -39,7 +37,7 @@ export interface Verdict { readonly name: string; readonly value: number | undef
 function metric(b: Budget, r: Results): number | undefined {
   const key = `${b.server}/${b.scenario}`;
   switch (b.metric) {
-    case 'ratio': return baselineRatio(r, key);
+    case 'ratio': return r.throughput[key] && r.throughput.baseline ? r.throughput[key].rps / r.throughput.baseline.rps : undefined;
     case 'p99Ratio': return r.latency[key] && r.latencyBaseline[key] ? r.latency[key].p99Ms / r.latencyBaseline[key].p99Ms : undefined;
     case 'otherThreadsUs': return r.throughput[key]?.otherThreadsUs;
     case 'redisUsecPerVerification': return r.calls[b.server]?.usecPerVerification;
@@ -66,14 +64,6 @@ export function evaluate(budgets: Budgets, r: Results): Verdict[] {
   });
 }
 
-/** A scenario's max throughput over the baseline's: paired per round where measured so. */
-function baselineRatio(r: Results, key: string): number | undefined {
-  const t = r.throughput[key];
-  const base = r.throughput.baseline;
-  if (t === undefined || base === undefined) return undefined;
-  return t.ratio ?? t.rps / base.rps;
-}
-
 export const median = (a: readonly number[]): number => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[n >> 1]! : (s[n / 2 - 1]! + s[n / 2]!) / 2; };
 
 const k = (n: number): string => `${(n / 1000).toFixed(1)}k`;
@@ -91,7 +81,7 @@ export function throughputRow(r: Results, server: string, scenario: string, key:
   const t = r.throughput[key];
   const l = r.latency[key];
   const b = r.latencyBaseline[key];
-  const ratio = t && base ? baselineRatio(r, key)!.toFixed(2) : '–';
+  const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
   const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
   return `| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${l && b ? (l.p99Ms / b.p99Ms).toFixed(2) : '–'} | ${errs} |`;
 }
@@ -99,10 +89,10 @@ export function throughputRow(r: Results, server: string, scenario: string, key:
 export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   const out: string[] = ['', `## Results (${r.date}${r.settings.quick ? ', quick' : ''}; ${r.machine})`, ''];
   const base = r.throughput.baseline;
-  const paired = r.settings.pairS !== undefined
-    ? `median of ${String(r.settings.rounds)} round(s) of ${String(r.settings.durationS)} s (min–max), each after a ${String(r.settings.pairS)} s run of the baseline; × baseline: the median over rounds of each run over the baseline run before it (the baseline row: all its runs)`
+  const spread = r.settings.baselineRunS !== undefined
+    ? `median of ${String(r.settings.rounds)} round(s) of ${String(r.settings.durationS)} s (min–max), each run after a ${String(r.settings.baselineRunS)} s run of the baseline; × baseline: over the median of all ${base?.rounds ?? 0} baseline runs`
     : `median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max)`;
-  out.push(`Max throughput: wrk -t1 -c100, ${paired}; CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate.`, '');
+  out.push(`Max throughput: wrk -t1 -c100, ${spread}; CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate.`, '');
   out.push(...THROUGHPUT_HEADER);
   const row = (server: string, scenario: string, key: string): void => { out.push(throughputRow(r, server, scenario, key)); };
   row('baseline (uWS fixed reply)', '–', 'baseline');

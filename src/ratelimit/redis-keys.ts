@@ -34,9 +34,21 @@ export function limiterHash(keyPrefix: string, owner: string, cluster: boolean):
   return cluster ? `${keyPrefix}rl:{${counterTag(owner)}}` : `${keyPrefix}rl:{all}`;
 }
 
-/** A counter's field in its bucket's hash; the duration ends it (the sweep reads it there). */
+/**
+ * A counter's field in its bucket's hash; the duration ends it (the sweep reads it there). Made
+ * well-formed text (a lone surrogate becomes U+FFFD): the check call sends fields inside a msgpack
+ * array and the refund call as plain arguments, and the two would encode a lone surrogate to
+ * different bytes, so a refund would miss its counter.
+ */
 export function limiterField(owner: string, counter: string, durationMs: number): string {
-  return `${ownerTag(owner)}:${counter}:${durationMs}`;
+  return wellFormed(`${ownerTag(owner)}:${counter}:${durationMs}`);
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** `text` with every lone surrogate replaced by U+FFFD, as UTF-8 encoding does it. */
+function wellFormed(text: string): string {
+  return LONE_SURROGATE.test(text) ? Buffer.from(text).toString() : text;
 }
 
 /** The Cluster slot of a limiter key (CRC16 of its hash tag, as Redis computes it). */

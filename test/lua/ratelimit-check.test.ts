@@ -8,10 +8,10 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedis, waitUntilReady } from '../../src/redis/client.js';
 import { LuaScript } from '../../src/redis/scripts.js';
-import { COUNTER_TAGS, limiterHash, slotOf } from '../../src/ratelimit/redis-keys.js';
+import { COUNTER_TAGS, limiterField, limiterHash, slotOf } from '../../src/ratelimit/redis-keys.js';
 import { counterTag, overrideIndexTag } from '../../src/redis/tags.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
-import { decodeCheckReply, encodeCheckCall } from '../../src/ratelimit/redis-check-call.js';
+import { decodeCheckReply, encodeCheckCall, encodeRefundCall } from '../../src/ratelimit/redis-check-call.js';
 import { effective, retryAfter, rotate } from '../../src/ratelimit/sliding-window.js';
 
 const CHECK = LuaScript.load('ratelimit-check');
@@ -246,6 +246,22 @@ describe('ratelimit-refund.lua', () => {
     expect(await stored(missing)).toBeNull();
     expect(await REFUND.run(redis, [hash], [over.field, String(SEQ), '3'])).toEqual([1]);
     expect(await stored(over)).toEqual({ s: SEQ, c: 0, p: 0 });
+  });
+
+  it('gives back what a check committed to a counter whose name is not well-formed text (a lone surrogate)', async () => {
+    // Counters name what a client sent (ratelimit.limit's identifier): JSON may escape a lone surrogate.
+    const owner = `user-${randomUUID()}`;
+    const counter = `ns:identifier-\ud800`;
+    const hash = limiterHash('kg-test:lua:', owner, false);
+    const keyed = [{ key: limiterField(owner, counter, 1000), hash, slot: 0, check: { counter, owner, limit: 10, durationMs: 1000, cost: 3 } }];
+    const call = encodeCheckCall([keyed], BASE + 100, 0);
+    const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args), [keyed], call);
+    const group = decoded.groups[0]!;
+    if (group instanceof Error) throw group;
+    const refund = encodeRefundCall(keyed, group.results)!;
+    expect(await REFUND.run(redis, refund.keys, refund.args)).toEqual([1]);
+    expect(await stored({ hash, field: keyed[0]!.key })).toEqual({ s: SEQ, c: 0, p: 0 });
+    await redis.del(hash);
   });
 });
 

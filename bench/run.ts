@@ -63,10 +63,11 @@ const { values: opt } = parseArgs({
 if (opt.help) { process.stdout.write(HELP); process.exit(0); }
 const quick = opt.quick!;
 const num = (v: string | undefined, full: number, q: number): number => (v === undefined ? (quick ? q : full) : Number(v));
+const durationS = num(opt.duration, 8, 2);
 const settings = {
   quick,
   rounds: num(opt.rounds, 3, 1),
-  durationS: num(opt.duration, 8, 2),
+  durationS,
   rateDurationS: num(opt['rate-duration'], 10, 2),
   stagger: !opt.burst,
   callsDurationS: num(opt['calls-duration'], 10, 2),
@@ -76,9 +77,8 @@ const settings = {
   identities: num(opt.identities, 100, 100),
   warmupS: quick ? 0 : 2,
   /** The baseline run before each scenario's max-throughput run (ratios are over their median). */
-  baselineRunS: 0,
+  baselineRunS: Math.max(2, Math.round((durationS * 3) / 8)),
 };
-settings.baselineRunS = Math.max(2, Math.round((settings.durationS * 3) / 8));
 
 if (opt.url !== undefined) {
   process.exit(await runOperatorMode({

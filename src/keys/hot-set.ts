@@ -111,7 +111,7 @@ export class VerificationHotSet {
     return Object.freeze({
       key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, answer: answerParts(description, autoLimits),
       permissions, permissionSet: new Set(permissions),
-      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check) }], builtAtMs, recording: {},
+      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check), memo: {} }], builtAtMs, recording: {},
     });
   }
 

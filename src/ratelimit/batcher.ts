@@ -31,12 +31,26 @@ export class TurnQueue<T> {
 /** The checks of one group that live in one slot (indexes into the group's checks). */
 export interface Part<G> {
   readonly group: G;
-  readonly indexes: number[];
-  readonly keyed: KeyedCheck[];
+  readonly indexes: readonly number[];
+  readonly keyed: readonly KeyedCheck[];
 }
 
 /** Parts per slot, in arrival order. */
 export type Round<G> = Map<number, Part<G>[]>;
+
+/** The one slot of all the checks, or null (none, or more than one). */
+function singleSlotOf(keyed: readonly KeyedCheck[]): number | null {
+  if (keyed.length === 0) return null;
+  const slot = keyed[0]!.slot;
+  for (let i = 1; i < keyed.length; i++) if (keyed[i]!.slot !== slot) return null;
+  return slot;
+}
+
+/** [0, 1, … n-1], shared: parts only read their indexes. */
+const INDEXES: number[][] = [];
+function indexesUpTo(n: number): number[] {
+  return INDEXES[n] ??= Array.from({ length: n }, (_, i) => i);
+}
 
 /**
  * Splits groups into rounds that run one after the other. Single-slot groups ride in the
@@ -48,7 +62,17 @@ export function planRounds<G extends { readonly keyed: readonly KeyedCheck[] }>(
   const rounds: Round<G>[] = [];
   const nextRound = new Map<number, number>();
   for (const group of groups) {
-    const bySlot = new Map<number, Part<G>>();
+    const slot = singleSlotOf(group.keyed);
+    if (slot !== null) {
+      // Most groups live in one slot: one part of all their checks, and nothing else to make.
+      const round = nextRound.get(slot) ?? 0;
+      const target = rounds[round] ?? (rounds[round] = new Map());
+      const part: Part<G> = { group, indexes: indexesUpTo(group.keyed.length), keyed: group.keyed };
+      const list = target.get(slot);
+      if (list) list.push(part); else target.set(slot, [part]);
+      continue;
+    }
+    const bySlot = new Map<number, { group: G; indexes: number[]; keyed: KeyedCheck[] }>();
     group.keyed.forEach((k, i) => {
       const part = bySlot.get(k.slot) ?? { group, indexes: [], keyed: [] };
       part.indexes.push(i);

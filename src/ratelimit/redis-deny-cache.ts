@@ -58,6 +58,9 @@ export class DenyCache {
    */
   tryDeny(group: readonly KeyedCheck[], nowMs: number): LimitGroupResult | null {
     if (group.length === 0) return null;
+    // Most groups are not denied: the first counter's entry decides that before anything is made.
+    const first = this.entries.get(group[0]!.key);
+    if (first === undefined || Date.now() - first.takenAtMs >= TRUST_MS) return null;
     const tentative = new Map<string, WindowState>();
     const evaluated: { state: WindowState; eff: number; own: boolean }[] = [];
     for (const { key, check } of group) {

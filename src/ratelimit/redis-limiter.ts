@@ -59,7 +59,7 @@ export interface RedisLimiterStats {
 }
 
 interface Pending {
-  readonly keyed: KeyedCheck[];
+  readonly keyed: readonly KeyedCheck[];
   resolve(result: LimitGroupResult): void;
   reject(error: unknown): void;
 }
@@ -116,6 +116,7 @@ export class RedisRateLimiter implements RateLimiter {
    */
   limit(groups: readonly LimitGroup[]): Promise<LimitGroupResult[]> {
     if (this.closed) return Promise.reject(new Error('the rate limiter is closed'));
+    if (groups.length === 1) return this.limitOne(groups[0]!);
     return new Promise<LimitGroupResult[]>((resolve, reject) => {
       const out = new Array<LimitGroupResult>(groups.length);
       let left = groups.length;
@@ -139,15 +140,44 @@ export class RedisRateLimiter implements RateLimiter {
           failed = true;
           reject(error);
         };
-        const keyed = group.checks.map((check) => this.keyedCheck(check));
+        const keyed = this.keyedGroup(group);
         if (keyed.length === 0) done({ passed: true, results: [] });
         else this.queue.push({ keyed, resolve: done, reject: fail });
       });
     });
   }
 
+  /** limit() of one group (every verifyKey's call), with what tracking several groups needs left out. */
+  private limitOne(group: LimitGroup): Promise<LimitGroupResult[]> {
+    return new Promise<LimitGroupResult[]>((resolve, reject) => {
+      const keyed = this.keyedGroup(group);
+      let settled = false;
+      const done = (result: LimitGroupResult): void => {
+        if (settled) return;
+        settled = true;
+        const out = [result];
+        this.listener?.(out);
+        resolve(out);
+      };
+      if (keyed.length === 0) return done({ passed: true, results: [] });
+      this.queue.push({ keyed, resolve: done, reject: (error) => { settled = true; reject(error); } });
+    });
+  }
+
   observe(listener: (results: readonly LimitGroupResult[]) => void): void {
     this.listener = listener;
+  }
+
+  /** The group's checks with their keys and slots, remembered on groups that carry a memo (as keyedCheck). */
+  private keyedGroup(group: LimitGroup): readonly KeyedCheck[] {
+    const { memo } = group;
+    if (memo !== undefined && memo.made === this.memoMark) return memo.value as readonly KeyedCheck[];
+    const keyed = group.checks.map((check) => this.keyedCheck(check));
+    if (memo !== undefined) {
+      memo.made = this.memoMark;
+      memo.value = keyed;
+    }
+    return keyed;
   }
 
   /**

@@ -44,6 +44,8 @@ export const memoryKeyOf = (counter: string, durationMs: number): string => `${c
 /** Checks that commit all or nothing. */
 export interface LimitGroup {
   readonly checks: readonly LimitCheck[];
+  /** On groups made once and used again and again (verifyKey's hot entries), as LimitCheck's. */
+  readonly memo?: LimiterMemo;
 }
 
 export interface LimitCheckResult {

@@ -29,20 +29,35 @@ export const utf8 = (text: string): Uint8Array => Buffer.from(text);
 const KEPT_BYTES = 64 * 1024;
 const INITIAL_BYTES = 16 * 1024;
 
+/** Lengths below this get a remembered view (written()): verifyKey's answers and log lines. */
+const VIEWED_LENGTHS = 2048;
+
 export class ByteWriter {
   private buffer = new Uint8Array(INITIAL_BYTES);
   private length = 0;
+  /**
+   * written()'s views of the buffer by length, made once: a typed array is one of the larger
+   * objects of a request, and every answer and log line would otherwise allocate one.
+   */
+  private views: (Uint8Array<ArrayBuffer> | undefined)[] = [];
 
   /** Starts a new answer; what an earlier one wrote is overwritten. */
   reset(): this {
     this.length = 0;
-    if (this.buffer.length > KEPT_BYTES) this.buffer = new Uint8Array(INITIAL_BYTES);
+    if (this.buffer.length > KEPT_BYTES) this.replace(new Uint8Array(INITIAL_BYTES));
     return this;
   }
 
   /** The answer so far: a view of the shared buffer, valid until the next reset. */
   written(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
+    const { length } = this;
+    if (length >= VIEWED_LENGTHS) return this.buffer.subarray(0, length);
+    return this.views[length] ??= this.buffer.subarray(0, length);
+  }
+
+  private replace(buffer: Uint8Array<ArrayBuffer>): void {
+    this.buffer = buffer;
+    this.views = [];
   }
 
   byte(code: number): void {
@@ -140,6 +155,6 @@ export class ByteWriter {
     if (needed <= this.buffer.length) return;
     const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2));
     grown.set(this.buffer.subarray(0, this.length));
-    this.buffer = grown;
+    this.replace(grown);
   }
 }

@@ -12,6 +12,25 @@ import type { IdentityRecord, KeyRecord } from '../../src/storage/records.js';
 
 const text = (bytes: string | Uint8Array): string => (typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
 
+describe('ByteWriter.written', () => {
+  it('gives each answer its own bytes: two of the same length in turn, and one that outgrew the buffer, then a short one again', () => {
+    const out = new ByteWriter();
+    out.reset().ascii('{"a":1}');
+    expect(text(out.written())).toBe('{"a":1}');
+    out.reset().ascii('{"b":2}');
+    expect(text(out.written())).toBe('{"b":2}');
+    const long = `"${'x'.repeat(100_000)}"`;
+    out.reset().ascii('{"c":');
+    expect(text(out.written())).toBe('{"c":');
+    out.ascii(long);
+    expect(text(out.written())).toBe(`{"c":${long}`);
+    out.reset().ascii('{"d":4}');
+    expect(text(out.written())).toBe('{"d":4}');
+    out.reset().ascii('{"c":');
+    expect(text(out.written())).toBe('{"c":');
+  });
+});
+
 describe('ByteWriter.number', () => {
   it('writes what JSON.stringify writes, around every power of ten, negative, fractional and past the safe range', () => {
     const values = [0, -0, 1, -1, 9, 10, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, -(2 ** 31), 99_999_999, 1e8, 1e8 + 1, 999_999_999, 1e9,

@@ -101,8 +101,9 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     const stats = pathStats(label);
     // Only audited procedures (those that change state) read the client's address, for their event.
     const audited = procedure.route.audited === true;
+    const known = { method: 'POST', path };
     app.post(path, (res, req) => {
-      const info = readRequestInfo(req);
+      const info = readRequestInfo(req, known);
       // Read now: uWS answers it only during this callback.
       const clientAddress = audited ? remoteAddress(res) : '';
       const state: ConnectionState = { aborted: false };

@@ -69,7 +69,14 @@ function parseContentLength(text: string): number {
   return n;
 }
 
-export function readRequestInfo(req: HttpRequest): RequestInfo {
+/** What a static route already knows of its requests, so they need not be read from uWS. */
+export interface KnownRoute {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** `route`: the static route the request matched (its path is the request's: uWS matches exactly). */
+export function readRequestInfo(req: HttpRequest, route?: KnownRoute): RequestInfo {
   seen.bytes = 0;
   seen.found = 0;
   seen.authorization = seen.contentLength = seen.contentType = seen.accept = seen.cookie = seen.csrf = '';
@@ -78,8 +85,8 @@ export function readRequestInfo(req: HttpRequest): RequestInfo {
   const info: RequestInfo = {
     requestId: newRequestId(),
     // As sent: methods are case-sensitive, and upper-casing would cost every request a conversion.
-    method: req.getCaseSensitiveMethod(),
-    path: req.getUrl(),
+    method: route === undefined ? req.getCaseSensitiveMethod() : route.method,
+    path: route === undefined ? req.getUrl() : route.path,
     authorization,
     // Only without Authorization, and only with the CSRF header: bearer calls never read the cookie.
     session: authorization === '' && seen.csrf !== '' ? { cookie: seen.cookie, csrf: seen.csrf } : null,

@@ -84,7 +84,8 @@ export function readRequestInfo(req: HttpRequest, route?: KnownRoute): RequestIn
   const { authorization } = seen;
   const info: RequestInfo = {
     requestId: newRequestId(),
-    // As sent: methods are case-sensitive, and upper-casing would cost every request a conversion.
+    // As sent (methods are case-sensitive) where only the catch-all route, which names it in its
+    // 405, reads it; a procedure's route gives its own.
     method: route === undefined ? req.getCaseSensitiveMethod() : route.method,
     path: route === undefined ? req.getUrl() : route.path,
     authorization,

@@ -14,7 +14,7 @@ import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
-import { installSignalHandlers, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
 import { median } from './lib/report.js';
@@ -82,6 +82,8 @@ function variants(): Variant[] {
 async function main(): Promise<void> {
   ensureWrk();
   installSignalHandlers();
+  // This process reads keygate's output and (--latency) runs autocannon: on the load CPU, as in npm run bench.
+  pin(process.pid, LOAD_CPU);
   const keys = Number(values.keys);
   const rounds = Number(values.rounds);
   const durationS = Number(values.duration);

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { seedScenarioKeys } from './lib/api.js';
-import { installSignalHandlers, ROOT_KEY, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { parseSettings } from './lib/settings.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
   if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
   ensureWrk();
   installSignalHandlers();
+  // This process reads keygate's output: on the load CPU, as in npm run bench.
+  pin(process.pid, LOAD_CPU);
   const seconds = Number(values.seconds);
   const work = tempDir('profile');
   const out = join(work, 'keygate.cpuprofile');

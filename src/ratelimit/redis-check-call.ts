@@ -65,18 +65,19 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
   const fields = [...byHash.values()].flatMap((set) => [...set]);
   const index = new Map<string, number>();
   fields.forEach((field, i) => index.set(field, i));
-  const numbers: (number | string)[] = [...byHash.values()].map((set) => set.size);
-  for (const field of fields) numbers.push(field);
-  numbers.push(groups.length);
+  // ARGV[3], in the script's order: fields per hash, the fields, then the groups' checks.
+  const packed: (number | string)[] = [...byHash.values()].map((set) => set.size);
+  for (const field of fields) packed.push(field);
+  packed.push(groups.length);
   const keyIndexes = groups.map((group) => {
-    numbers.push(group.length);
+    packed.push(group.length);
     return group.map(({ key, check }) => {
       const i = index.get(key)!;
-      numbers.push(i + 1, check.limit, check.durationMs, check.cost);
+      packed.push(i + 1, check.limit, check.durationMs, check.cost);
       return i;
     });
   });
-  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(numbers)] };
+  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(packed)] };
 }
 
 /**

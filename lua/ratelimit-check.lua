@@ -47,17 +47,27 @@ local sweepEach = tonumber(ARGV[2])
 -- One msgpack array instead of arguments per check and per field: Redis makes a string of every
 -- argument and each number needed tonumber(); unpacking is one C call.
 local A = cmsgpack.unpack(ARGV[3])
+
+-- A hash of up to hash-max-listpack-entries small fields (512 by default) is stored as a listpack,
+-- where finding a field is a scan of them all: a call's HMGET of its counters cost about a whole
+-- scan per counter. One field whose value is longer than hash-max-listpack-value (64 by default)
+-- makes Redis keep the hash as a hash table, also across restarts. '!' begins no counter's field.
+local TABLE_FIELD = '!'
+local TABLE_VALUE = 'keeps this hash a hash table: in a listpack every counter read would scan all of its fields'
 local m = #KEYS
 local FIELD0 = m -- A[FIELD0 + i] is field i
 
 -- Stored values per field index, read with one HMGET per hash.
 local stored = {}
+-- Per hash: true when it lacks TABLE_FIELD (new, or written by an older keygate).
+local untabled = {}
 local first = 1
 for h = 1, m do
   local n = A[h]
   if n > 0 then
-    local v = rcall('HMGET', KEYS[h], unpack(A, FIELD0 + first, FIELD0 + first + n - 1))
-    for j = 1, n do stored[first + j - 1] = v[j] end
+    local v = rcall('HMGET', KEYS[h], TABLE_FIELD, unpack(A, FIELD0 + first, FIELD0 + first + n - 1))
+    untabled[h] = not v[1]
+    for j = 1, n do stored[first + j - 1] = v[j + 1] end
   end
   first = first + n
 end
@@ -125,7 +135,7 @@ local function sweep(hash, count)
   local entries, stale = scan[2], {}
   for e = 1, #entries, 2 do
     local f = entries[e]
-    if f ~= '#' then
+    if f ~= '#' and f ~= TABLE_FIELD then
       local d = tonumber(string.match(f, ':(%d+)$'))
       local s = unpackState('<lll', entries[e + 1])
       if d and floor(now / d) - s >= 2 then stale[#stale + 1] = f end
@@ -148,7 +158,13 @@ for h = 1, m do
       writes[#writes + 1] = pack('<lll', ks[i], c, kp[i])
     end
   end
-  if #writes > 0 then rcall('HSET', KEYS[h], unpack(writes)) end
+  if #writes > 0 then
+    if untabled[h] then
+      writes[#writes + 1] = TABLE_FIELD
+      writes[#writes + 1] = TABLE_VALUE
+    end
+    rcall('HSET', KEYS[h], unpack(writes))
+  end
   -- Twice what this call created: the sweep outpaces new counters, so a hash stays near its live size.
   local budget = sweepEach + 2 * created
   if budget > 0 then sweep(KEYS[h], budget) end

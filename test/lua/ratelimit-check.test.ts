@@ -39,6 +39,15 @@ async function stored(counter: Counter): Promise<State | null> {
   return { s: Number(value.readBigInt64LE(0)), c: Number(value.readBigInt64LE(8)), p: Number(value.readBigInt64LE(16)) };
 }
 
+/**
+ * The fields of a counters' hash that are not counters (lua/ratelimit-check.lua): the one that keeps
+ * it a hash table, and the sweep's cursor.
+ */
+const NOT_COUNTERS = new Set(['!', '#']);
+
+/** The counters' fields of a hash. */
+const counterFields = async (hash: string): Promise<string[]> => (await redis.hkeys(hash)).filter((f) => !NOT_COUNTERS.has(f));
+
 async function put(counter: Counter, state: State): Promise<void> {
   const value = Buffer.alloc(24);
   value.writeBigInt64LE(BigInt(state.s), 0);
@@ -78,7 +87,7 @@ describe('ratelimit-check.lua', () => {
     const reply = await run([key], BASE + 250, [[[1, 10, 1000, 3]]]);
     expect(reply).toEqual([BASE + 250, 1, 1, 7, BASE + 1000, 0, 3, 0]);
     expect(await stored(key)).toEqual({ s: SEQ, c: 3, p: 0 });
-    expect(await redis.hkeys(key.hash)).toEqual([key.field]);
+    expect(await counterFields(key.hash)).toEqual([key.field]);
   });
 
   it('window rollover: the old count becomes p, weighted by floor', async () => {
@@ -116,15 +125,34 @@ describe('ratelimit-check.lua', () => {
     await put(live[1]!, { s: BASE / 60_000 - 1, c: 3, p: 1 });
     // A read that creates nothing and asks for no sweep leaves the hash as it is.
     await run([live[0]!], BASE, [[[1, 5, 1000, 0]]]);
-    expect((await redis.hkeys(hash)).sort()).toEqual([...stale, ...live].map((c) => c.field).sort());
-    // Asked to sweep: the stale ones go (a hash this small is scanned whole, so no cursor is kept).
+    expect((await counterFields(hash)).sort()).toEqual([...stale, ...live].map((c) => c.field).sort());
+    // Asked to sweep: the stale ones go.
     await run([live[0]!], BASE, [[[1, 5, 1000, 0]]], 10);
-    expect((await redis.hkeys(hash)).sort()).toEqual(live.map((c) => c.field).sort());
-    // Not asked, but a new counter: it pays for a sweep of twice its number.
+    expect((await counterFields(hash)).sort()).toEqual(live.map((c) => c.field).sort());
+    // Not asked, but new counters: each pays for a sweep of twice its number, which walks on from
+    // where the last one stopped (its cursor), so the counters gone stale go within a few calls.
     const later = BASE + 2 * 60_000;
-    const added = fresh(1000, hash);
-    await run([added], later, [[[1, 5, 1000, 1]]]);
-    expect(await redis.hkeys(hash)).toEqual([added.field]);
+    const added: Counter[] = [];
+    const staleLeft = async (): Promise<boolean> => (await counterFields(hash)).some((f) => live.some((c) => c.field === f));
+    for (let call = 0; call < 5 && await staleLeft(); call++) {
+      const counter = fresh(1000, hash);
+      added.push(counter);
+      await run([counter], later, [[[1, 5, 1000, 1]]]);
+    }
+    expect((await counterFields(hash)).sort()).toEqual(added.map((c) => c.field).sort());
+  });
+
+  it('keeps its hash a hash table (a listpack makes every counter read a scan), also a hash an older build wrote', async () => {
+    const key = fresh();
+    await one(key, BASE, 10, 1);
+    expect(await redis.call('OBJECT', 'ENCODING', key.hash)).toBe('hashtable');
+    // Counters only, as keygate wrote them before the field: small, so Redis keeps them as a listpack.
+    const old = fresh();
+    await put(old, { s: SEQ, c: 1, p: 0 });
+    expect(await redis.call('OBJECT', 'ENCODING', old.hash)).toBe('listpack');
+    expect(await one(old, BASE, 10, 1)).toEqual([1, 1, 8, BASE + 1000, 0, 2, 0]);
+    expect(await redis.call('OBJECT', 'ENCODING', old.hash)).toBe('hashtable');
+    expect(await stored(old)).toEqual({ s: SEQ, c: 2, p: 0 });
   });
 
   it('a clock step back keeps the stored window and its counts', async () => {
@@ -279,7 +307,7 @@ describe('the counters on a standalone Redis', () => {
       // Besides the call's resend guard (lua/ratelimit-check.lua runs once per call), one hash.
       const keys = (await redis.keys(`${keyPrefix}*`)).filter((k) => !k.includes(':once:'));
       expect(keys).toEqual([limiterHash(keyPrefix, 'user-0', false)]);
-      expect(await redis.hlen(keys[0]!)).toBe(100);
+      expect(await counterFields(keys[0]!)).toHaveLength(100);
     } finally {
       await limiter.close();
     }

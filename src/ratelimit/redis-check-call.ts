@@ -3,7 +3,7 @@
  * builds KEYS/ARGV for a batch of groups in one slot and reads the reply, whose per-check numbers
  * it works out by replaying the groups on the counter states the script returns.
  */
-import { pack } from 'msgpackr';
+import { MsgpackArrayWriter, packedString } from '../redis/msgpack-array.js';
 import { effective, retryAfter, type WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
@@ -14,6 +14,8 @@ export interface KeyedCheck {
   readonly key: string;
   readonly hash: string;
   readonly slot: number;
+  /** `key` as a msgpack string (packedString), made once with a check that is used again and again. */
+  readonly packedKey?: Uint8Array;
 }
 
 export interface ScriptCall {
@@ -46,38 +48,64 @@ export interface DecodedCall {
 
 const FIELDS_PER_KEY = 3;
 
+/** Writes every check call's ARGV[3]: calls are encoded one at a time, synchronously. */
+const argWriter = new MsgpackArrayWriter();
+
 /**
  * KEYS lists each hash once, and the fields each counter once (a hot counter named by 100 groups
  * is read once), those of the first hash first; checks index the fields. `sweepEach`: fields the
  * script looks at per hash for stale counters besides those its new ones pay for.
  */
 export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowOverrideMs: number | undefined, sweepEach: number): CheckCall {
-  // A field lives in one hash only, so a Set per hash lists each counter once.
-  const byHash = new Map<string, Set<string>>();
+  // Each counter once, by hash in the order the hashes first appear (one hash, nearly always).
+  const hashes: string[] = [];
+  const byHash: KeyedCheck[][] = [];
+  // A field's hash's position first, then (below) the field's own among all the fields.
+  const index = new Map<string, number>();
+  let elements = 1;
   for (const group of groups) {
-    for (const { key, hash } of group) {
-      const set = byHash.get(hash);
-      if (set === undefined) byHash.set(hash, new Set([key]));
-      else set.add(key);
+    elements += 1 + 4 * group.length;
+    for (const keyed of group) {
+      if (index.has(keyed.key)) continue;
+      let h = hashes.indexOf(keyed.hash);
+      if (h < 0) {
+        h = hashes.push(keyed.hash) - 1;
+        byHash.push([]);
+      }
+      byHash[h]!.push(keyed);
+      index.set(keyed.key, h);
     }
   }
-  const keys = [...byHash.keys()];
-  const fields = [...byHash.values()].flatMap((set) => [...set]);
-  const index = new Map<string, number>();
-  fields.forEach((field, i) => index.set(field, i));
+  const fields: string[] = [];
+  for (const list of byHash) {
+    for (const keyed of list) {
+      index.set(keyed.key, fields.length);
+      fields.push(keyed.key);
+    }
+  }
   // ARGV[3], in the script's order: fields per hash, the fields, then the groups' checks.
-  const packed: (number | string)[] = [...byHash.values()].map((set) => set.size);
-  for (const field of fields) packed.push(field);
-  packed.push(groups.length);
-  const keyIndexes = groups.map((group) => {
-    packed.push(group.length);
-    return group.map(({ key, check }) => {
+  const out = argWriter;
+  out.start(hashes.length + fields.length + elements);
+  for (const list of byHash) out.number(list.length);
+  for (const list of byHash) for (const keyed of list) out.packed(keyed.packedKey ?? packedString(keyed.key));
+  out.number(groups.length);
+  const keyIndexes = new Array<number[]>(groups.length);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    out.number(group.length);
+    const indexes = new Array<number>(group.length);
+    for (let j = 0; j < group.length; j++) {
+      const { key, check } = group[j]!;
       const i = index.get(key)!;
-      packed.push(i + 1, check.limit, check.durationMs, check.cost);
-      return i;
-    });
-  });
-  return { keys, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), pack(packed)] };
+      indexes[j] = i;
+      out.number(i + 1);
+      out.number(check.limit);
+      out.number(check.durationMs);
+      out.number(check.cost);
+    }
+    keyIndexes[g] = indexes;
+  }
+  return { keys: hashes, fields, keyIndexes, args: [nowOverrideMs === undefined ? '' : String(nowOverrideMs), String(sweepEach), out.take()] };
 }
 
 /**

@@ -19,6 +19,7 @@ import { ServiceUnavailableError } from '../errors/api-error.js';
 import type { Logger } from '../obs/log.js';
 import { isUnavailable, type RedisClient } from '../redis/client.js';
 import { LuaScript } from '../redis/scripts.js';
+import { packedString } from '../redis/msgpack-array.js';
 import { chunkParts, nodeOf, planRounds, sendScripts, TurnQueue, type Part, type Round } from './batcher.js';
 import { decodeCheckReply, encodeCheckCall, encodeRefundCall, type DecodedCheck, type DecodedGroup, type KeyedCheck } from './redis-check-call.js';
 import { DenyCache } from './redis-deny-cache.js';
@@ -190,7 +191,8 @@ export class RedisRateLimiter implements RateLimiter {
     const owner = check.owner ?? check.counter;
     const hash = limiterHash(this.keyPrefix, owner, this.isCluster);
     // A standalone Redis has no slots: everything of a turn can share one script call.
-    const keyed: KeyedCheck = { check, key: limiterField(owner, check.counter, check.durationMs), hash, slot: this.isCluster ? slotOf(hash) : 0 };
+    const key = limiterField(owner, check.counter, check.durationMs);
+    const keyed: KeyedCheck = { check, key, hash, slot: this.isCluster ? slotOf(hash) : 0, packedKey: memo === undefined ? undefined : packedString(key) };
     if (memo !== undefined) {
       memo.made = this.memoMark;
       memo.value = keyed;

@@ -125,7 +125,28 @@ const isNoScript = (error: unknown): boolean => error instanceof Error && error.
  */
 export function nodeOf(client: RedisClient, slot: number): string {
   if (!(client instanceof Cluster)) return 'standalone';
-  return client.slots[slot]?.join(';') ?? `unmapped:${slot}`;
+  const list = client.slots[slot];
+  if (list === undefined) return `unmapped:${slot}`;
+  let known = nodeNames.get(client);
+  if (known === undefined) nodeNames.set(client, known = new Map());
+  const seen = known.get(slot);
+  if (seen !== undefined && sameNodes(seen.nodes, list)) return seen.name;
+  const name = list.join(';');
+  known.set(slot, { nodes: [...list], name });
+  return name;
+}
+
+/**
+ * nodeOf's names per Cluster client and slot, with the node list each was made from: every check
+ * asks, and joining the list each time made a string per check. Compared by content, not by the
+ * array: ioredis changes a slot's list in place when the Cluster's layout changes.
+ */
+const nodeNames = new WeakMap<Cluster, Map<number, { readonly nodes: readonly string[]; readonly name: string }>>();
+
+function sameNodes(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

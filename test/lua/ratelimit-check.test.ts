@@ -11,6 +11,7 @@ import { LuaScript } from '../../src/redis/scripts.js';
 import { COUNTER_TAGS, limiterField, limiterHash, slotOf } from '../../src/ratelimit/redis-keys.js';
 import { counterTag, overrideIndexTag } from '../../src/redis/tags.js';
 import { RedisRateLimiter } from '../../src/ratelimit/redis-limiter.js';
+import { nodeOf } from '../../src/ratelimit/batcher.js';
 import { decodeCheckReply, encodeCheckCall, encodeRefundCall } from '../../src/ratelimit/redis-check-call.js';
 import { effective, retryAfter, rotate } from '../../src/ratelimit/sliding-window.js';
 
@@ -319,6 +320,21 @@ describe('cross-slot safety on the Cluster', () => {
   const cluster = createRedis({ clusterNodes: nodes, commandTimeoutMs: 2_000, keyPrefix: '' }, 'test-lua');
   beforeAll(() => waitUntilReady(cluster, 'test cluster', 10_000));
   afterAll(() => cluster.disconnect());
+
+  it('a slot\'s node name (which calls share a pipeline) follows a node list ioredis changes in place, as on a MOVED', () => {
+    const slot = slotOf('kg-test:{a}');
+    const list = cluster.slots[slot]!;
+    const before = nodeOf(cluster, slot);
+    expect(before).toBe(list.join(';'));
+    const master = list[0]!;
+    list[0] = '127.0.0.1:1';
+    try {
+      expect(nodeOf(cluster, slot)).toBe(['127.0.0.1:1', ...list.slice(1)].join(';'));
+    } finally {
+      list[0] = master;
+    }
+    expect(nodeOf(cluster, slot)).toBe(before);
+  });
 
   it('Redis refuses one call with keys of two slots', async () => {
     await expect(CHECK.run(cluster, ['kg-test:{a}', 'kg-test:{b}'], ['', '0', pack([1, 1, 'x:1000', 'y:1000', 1, 2, 1, 5, 1000, 1, 2, 5, 1000, 1])]))

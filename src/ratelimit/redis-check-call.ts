@@ -4,7 +4,7 @@
  * it works out by replaying the groups on the counter states the script returns.
  */
 import { MsgpackArrayWriter, packedString } from '../redis/msgpack-array.js';
-import { effective, retryAfter, type WindowState } from './sliding-window.js';
+import { effectiveOf, retryAfter, type WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
 /** A check with its counter's field, the hash holding it (redis-keys.ts) and that hash's Cluster slot. */
@@ -121,49 +121,62 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
   }
   const values = reply as number[];
   const nowMs = values[0]!;
+  // Counter i's state is values[at + 3i] (s), [at + 3i + 1] (c), [at + 3i + 2] (p); c moves with commits.
   const at = 1 + groups.length;
-  const s: number[] = [];
-  const c: number[] = [];
-  const p: number[] = [];
-  for (let i = 0; i < keyCount; i++) {
-    s.push(values[at + i * FIELDS_PER_KEY]!);
-    c.push(values[at + i * FIELDS_PER_KEY + 1]!);
-    p.push(values[at + i * FIELDS_PER_KEY + 2]!);
-  }
+  const c = new Array<number>(keyCount);
   // The group's tentative count per key index; mark[i] === g makes it this group's.
-  const mark = new Array<number>(keyCount).fill(-1);
-  const tentative = new Array<number>(keyCount).fill(0);
-  const decoded = groups.map((group, g): DecodedGroup | Error => {
+  const mark = new Array<number>(keyCount);
+  const tentative = new Array<number>(keyCount);
+  for (let i = 0; i < keyCount; i++) {
+    c[i] = values[at + i * FIELDS_PER_KEY + 1]!;
+    mark[i] = -1;
+    tentative[i] = 0;
+  }
+  const decoded = new Array<DecodedGroup | Error>(groups.length);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
     const indexes = call.keyIndexes[g]!;
-    const before = group.map(({ check }, j): WindowState => {
+    // Each check's count before it (earlier mentions in the group included) and effective count.
+    const counts = new Array<number>(group.length);
+    const effs = new Array<number>(group.length);
+    let passed = true;
+    for (let j = 0; j < group.length; j++) {
       const i = indexes[j]!;
+      const { check } = group[j]!;
       const count = mark[i] === g ? tentative[i]! : c[i]!;
       mark[i] = g;
       tentative[i] = count + check.cost;
-      return { s: s[i]!, c: count, p: p[i]! };
-    });
-    const effs = group.map(({ check }, j) => effective(before[j]!, nowMs, check.durationMs));
-    const owns = group.map(({ check }, j) => check.limit > 0 && effs[j]! + check.cost <= check.limit);
-    const passed = owns.every(Boolean);
+      const eff = effectiveOf(values[at + i * FIELDS_PER_KEY]!, count, values[at + i * FIELDS_PER_KEY + 2]!, nowMs, check.durationMs);
+      counts[j] = count;
+      effs[j] = eff;
+      if (!(check.limit > 0 && eff + check.cost <= check.limit)) passed = false;
+    }
     // The script's verdict is what Redis committed: later groups are replayed on it either way.
     const committed = values[1 + g] === 1;
-    if (committed) for (const i of indexes) c[i] = tentative[i]!;
-    if (passed !== committed) return new Error('ratelimit-check: the replay of a group disagrees with the script');
-    const results = group.map(({ check }, j): DecodedCheck => {
+    if (committed) for (let j = 0; j < indexes.length; j++) c[indexes[j]!] = tentative[indexes[j]!]!;
+    if (passed !== committed) {
+      decoded[g] = new Error('ratelimit-check: the replay of a group disagrees with the script');
+      continue;
+    }
+    const results = new Array<DecodedCheck>(group.length);
+    for (let j = 0; j < group.length; j++) {
       const i = indexes[j]!;
-      const own = owns[j]!;
+      const { check } = group[j]!;
+      const s = values[at + i * FIELDS_PER_KEY]!;
+      const p = values[at + i * FIELDS_PER_KEY + 2]!;
       const eff = effs[j]!;
-      return {
+      const own = check.limit > 0 && eff + check.cost <= check.limit;
+      results[j] = {
         passed: own,
         limit: check.limit,
         remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
-        resetAtMs: (s[i]! + 1) * check.durationMs,
-        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter(before[j]!, nowMs, check.durationMs, check.limit, check.cost),
-        state: { s: s[i]!, c: c[i]!, p: p[i]! },
+        resetAtMs: (s + 1) * check.durationMs,
+        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter({ s, c: counts[j]!, p }, nowMs, check.durationMs, check.limit, check.cost),
+        state: { s, c: c[i]!, p },
       };
-    });
-    return { passed, results };
-  });
+    }
+    decoded[g] = { passed, results };
+  }
   return { nowMs, groups: decoded };
 }
 

@@ -62,6 +62,11 @@ export interface Route<I = unknown, O = unknown> {
    */
   handle(ctx: RouteContext<I>): Promise<O> | O;
   /**
+   * Sees every answer's data before it is sent (verifyKey counts its outcomes for /metrics): in the
+   * pipeline's own step, where a `.then` in the handler would add a promise to every call.
+   */
+  readonly answered?: (data: O, services: Services) => void;
+  /**
    * List procedures (Unkey's listKeys, listIdentities, …): the handler resolves to a `Page`, and
    * the pipeline sends `{meta, data: page.data, pagination: page.pagination}` instead of wrapping
    * the whole value in `data`. Set by defineListRoute, never by hand.

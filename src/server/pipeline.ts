@@ -138,13 +138,15 @@ function guarded<T>(make: () => T, failed: (err: unknown) => Reply): T | Reply {
 function handle(procedure: Procedure, input: unknown, principal: Principal, info: RequestInfo, services: Services, clientAddress: string): Reply | Promise<Reply> {
   const { route } = procedure;
   const data = route.handle(new Context(input, principal, services, info.requestId, route.name, info, clientAddress));
-  if (!(data instanceof Promise)) return replyOf(route, info, data);
+  if (!(data instanceof Promise)) return replyOf(route, info, services, data);
   const failed = failedReply(info, services, route.name);
-  return data.then((value) => guarded(() => replyOf(route, info, value), failed), failed);
+  return data.then((value) => guarded(() => replyOf(route, info, services, value), failed), failed);
 }
 
-const replyOf = (route: Route, info: RequestInfo, value: unknown): Reply =>
-  route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
+function replyOf(route: Route, info: RequestInfo, services: Services, value: unknown): Reply {
+  route.answered?.(value, services);
+  return route.list ? pageReply(info.requestId, value as Page<unknown>) : dataReply(info.requestId, value);
+}
 
 /** Turns anything thrown into an error reply; faults are logged with the request id. */
 export function failure(err: unknown, info: RequestInfo, services: Services, routeName: string): Reply {

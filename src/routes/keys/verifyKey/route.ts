@@ -4,7 +4,6 @@ import { verifyKey, type VerifyResult } from '../../../keys/verify.js';
 import { defineRoute, type RequestOf } from '../../define.js';
 import { MAX_SAFE } from '../../schemas.js';
 import { responseSchema } from './response.js';
-import type { Services } from '../../../wiring/services.js';
 
 const KEY_MIN_LENGTH = 1;
 const KEY_MAX_LENGTH = 512;
@@ -27,12 +26,6 @@ function plainKeyOf(text: string): string | undefined {
     if (code === 34 || code === 92 || code < 32) return undefined;
   }
   return text.slice(PLAIN_HEAD.length, end);
-}
-
-/** Counts every outcome for /metrics: NOT_FOUND included (analytics records only keys that exist). */
-function counted(services: Services, result: VerifyResult): VerifyResult {
-  services.metrics?.verification(result.code);
-  return result;
 }
 
 const requestSchema = {
@@ -81,8 +74,8 @@ export const keysVerifyKey = defineRoute<RequestOf<typeof requestSchema>, Verify
     if (!hasActionOnAny(principal, 'api', 'verify_key')) {
       throw new ApiError('err:keygate:authorization:forbidden', "Missing permission: 'api.*.verify_key' (or 'api.<apiId>.verify_key').");
     }
-    // Counted here, not in verifyKey: see `counted`.
-    const result = verifyKey(services, principal, input, requestId);
-    return result instanceof Promise ? result.then((r) => counted(services, r)) : counted(services, result);
+    return verifyKey(services, principal, input, requestId);
   },
+  // Every outcome for /metrics, NOT_FOUND included (analytics records only keys that exist).
+  answered: (result, services) => services.metrics?.verification(result.code),
 });

@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { seedScenarioKeys } from './lib/api.js';
-import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import type { Mode } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { parseSettings } from './lib/settings.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -18,7 +19,7 @@ const HELP = `Usage: npm run bench:profile -- [options]
   --scenario S   one (one key again and again, default), keys (--keys keys in turn),
                  limits (keys of --identities identities with two auto-applied limits)
   --identities N identities the limits scenario's keys are spread over (default 20)
-  --mode M       embedded (default) or redis (one redis-server)
+  --mode M       embedded (default), redis (one redis-server) or cluster (a 3-master Redis Cluster)
   --keys N       keys seeded (default 2000)
   --env K=V,K=V  keygate settings (e.g. CACHE_MAX_ENTRIES=100 to profile the path of keys not in the hot set)
   --seconds S    seconds profiled (default 8)
@@ -72,10 +73,12 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const work = tempDir('profile');
   const out = join(work, 'keygate.cpuprofile');
-  const redisUrl = values.mode === 'redis' ? (await startRedis()).url : undefined;
+  if (!['embedded', 'redis', 'cluster'].includes(values.mode!)) throw new Error(`--mode ${values.mode}: expected embedded, redis or cluster`);
+  const redisEnv: Record<string, string> = values.mode === 'redis' ? { REDIS_URL: (await startRedis()).url }
+    : values.mode === 'cluster' ? { REDIS_CLUSTER_NODES: (await startCluster()).nodes.join(',') } : {};
   const script = new URL('./profile-main.mjs', import.meta.url).pathname;
-  const server = await startKeygate(redisUrl ? 'redis' : 'embedded', 'profile',
-    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...(redisUrl ? { REDIS_URL: redisUrl } : {}) }, script);
+  const server = await startKeygate(values.mode as Mode, 'profile',
+    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...redisEnv }, script);
   const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), Number(values.identities), () => undefined);
   const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
   const bodies = join(work, 'bodies.txt');

@@ -3,6 +3,7 @@
  * time override, plus cross-slot safety on the shared Cluster.
  */
 import { randomUUID } from 'node:crypto';
+import type { Cluster } from 'ioredis';
 import { pack } from 'msgpackr';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -323,7 +324,7 @@ describe('cross-slot safety on the Cluster', () => {
 
   it('a slot\'s node name (which calls share a pipeline) follows a node list ioredis changes in place, as on a MOVED', () => {
     const slot = slotOf('kg-test:{a}');
-    const list = cluster.slots[slot]!;
+    const list = (cluster as Cluster).slots[slot]!;
     const before = nodeOf(cluster, slot);
     expect(before).toBe(list.join(';'));
     const master = list[0]!;

@@ -65,7 +65,11 @@ async function spawnOnce(env: Record<string, string>, port: string, script: stri
   child.once('close', () => log?.close());
   const exited = once(child, 'exit');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`keygate did not start in time:\n${output}`)), 15_000);
+    const timer = setTimeout(() => {
+      // Not left running: nobody would know to stop a server that never said it listens.
+      child.kill('SIGKILL');
+      reject(new Error(`keygate did not start in time:\n${output}`));
+    }, 15_000);
     const check = (): void => {
       if (output.includes('keygate is listening')) { clearTimeout(timer); resolve(); }
     };

@@ -35,7 +35,12 @@ if (values.help) {
 }
 
 const CHECK = LuaScript.load('ratelimit-check');
-const KEY_PREFIX = 'kgs:';
+/**
+ * A prefix per case, so each case's counters are a hash of their own as in a deployment with that
+ * many identities: Redis stores a hash of a few hundred small fields differently from one of
+ * thousands (a listpack, hash-max-listpack-entries), and one shared hash took the largest case's form.
+ */
+const keyPrefixOf = (c: Case): string => `kgs:${c.identities}:${c.perCall}:`;
 /** The bench's identity limits (bench/lib/api.ts seeds the same two). */
 const LIMITS = [{ name: 'requests', durationMs: 60_000 }, { name: 'burst', durationMs: 1_000 }];
 /** In flight at once, as a busy replica keeps a few calls outstanding. */
@@ -56,7 +61,7 @@ function groupsOf(c: Case): KeyedCheck[][] {
     const owner = `id_bench_${c.next++ % c.identities}`;
     groups.push(LIMITS.map(({ name, durationMs }) => {
       const counter = `vk:i:${owner}:${name}`;
-      const hash = limiterHash(KEY_PREFIX, owner, false);
+      const hash = limiterHash(keyPrefixOf(c), owner, false);
       return { check: { counter, owner, limit: 1e12, durationMs, cost: 1 }, key: limiterField(owner, counter, durationMs), hash, slot: slotOf(hash) };
     }));
   }

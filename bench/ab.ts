@@ -216,7 +216,7 @@ async function latencyRounds(runs: readonly { server: { url: string; name: strin
       const r = runs[i]!;
       const bodies = readFileSync(r.bodiesFile, 'utf8').trim().split('\n');
       results[i]!.push(await runAtRate({ ...opts, url: `${r.server.url}/v2/keys.verifyKey`, bodies, label: `${r.server.name} @${opts.rate}` }));
-      baselines[i]!.push(await runAtRate({ ...opts, url: `${baselineUrl}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: `baseline @${opts.rate}` }));
+      baselines[i]!.push(await runAtRate({ ...opts, url: `${baselineUrl}/v2/keys.verifyKey`, bodies, label: `baseline @${opts.rate}` }));
     }
     log(`latency round ${round + 1}/${rounds} done`);
   }

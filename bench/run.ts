@@ -203,14 +203,15 @@ async function main(): Promise<number> {
   for (const s of servers) await checkSample(s, SCENARIOS.find((x) => x.id === 'verifyKeyLimits')!, bodies.get(`${s.name}/verifyKeyLimits`)!);
 
   // Latency at a fixed offered load: half of the scenario's own max throughput, and the baseline
-  // at that same rate right after, so the tails are compared under the same machine noise.
+  // at that same rate right after (sent the same requests), so the tails are compared under the
+  // same machine noise and the same load generator work.
   log(`latency at half of each scenario's max throughput, keygate then the baseline at the same rate: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s`);
   const rateOpts = { rootKey: ROOT_KEY, durationS: settings.rateDurationS, connections: 100, stagger: settings.stagger };
   for (const s of servers) for (const sc of SCENARIOS.filter((x) => x.latency)) {
     const key = `${s.name}/${sc.id}`;
     const rate = Math.round(results.throughput[key]!.rps / 2);
     results.latency[key] = await runAtRate({ ...rateOpts, rate, url: target(s, sc), bodies: bodies.get(key)!, label: `${s.name} ${sc.id} @${(rate / 1000).toFixed(1)}k` });
-    results.latencyBaseline[key] = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: ['{"key":"bk_baseline"}'], label: `baseline @${(rate / 1000).toFixed(1)}k` });
+    results.latencyBaseline[key] = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: bodies.get(key)!, label: `baseline @${(rate / 1000).toFixed(1)}k` });
   }
 
   // Redis calls per verification: INFO commandstats over every master, 100 clients at full speed,

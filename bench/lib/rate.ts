@@ -10,6 +10,15 @@
  * connections as separate autocannon instances spread over one second, so their bursts interleave
  * and the server sees the offered rate evenly spread (what "fixed offered load" means); both
  * shapes can be measured (see bench/README.md).
+ *
+ * Only the `durationS` seconds in which every instance runs are measured: a settle second after
+ * the last instance started, and none of the last one. While instances are being set up or wound
+ * down, this process stalls for tens to hundreds of milliseconds, which would be counted as the
+ * server's latency (whatever the server).
+ *
+ * Each connection sends its own share of the bodies, each prebuilt once (autocannon rebuilds a
+ * request per send when it is given `setupRequest`), so the load generator's work per request is
+ * the same whatever the server and however many bodies there are.
  */
 import autocannon from 'autocannon';
 import { Progress } from './progress.js';
@@ -31,6 +40,12 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
+/** Bodies g, g + groups, g + 2 × groups, …: every body is sent by some connection. */
+function shareOf(bodies: readonly string[], g: number, groups: number): readonly string[] {
+  if (bodies.length <= groups) return [bodies[g % bodies.length]!];
+  return bodies.filter((_, i) => i % groups === g);
+}
+
 export async function runAtRate(opts: {
   url: string; bodies: readonly string[]; rootKey: string; rate: number; durationS: number; connections: number; stagger: boolean; label: string;
   /** Aborting stops every autocannon instance; the result covers what was answered until then. */
@@ -39,17 +54,23 @@ export async function runAtRate(opts: {
   const latencies: number[] = [];
   let errors = 0;
   let non2xx = 0;
-  let next = 0;
   const bodies = opts.bodies;
   const groups = opts.stagger ? opts.connections : 1;
   const perGroupConns = opts.stagger ? 1 : opts.connections;
   const perGroupRate = opts.rate / groups;
-  const progress = new Progress(opts.label, opts.durationS + 1, () => `${latencies.length} responses`);
-  const started = Date.now();
+  const startS = opts.stagger ? 1 : 0;
+  const settleS = 1;
+  const tailS = 1;
+  const runS = startS + settleS + opts.durationS + tailS;
+  const progress = new Progress(opts.label, runS + startS, () => `${latencies.length} responses`);
+  const started = performance.now();
+  const measureFrom = started + (startS + settleS) * 1000;
+  const measureUntil = measureFrom + opts.durationS * 1000;
+  const measured = (): boolean => { const now = performance.now(); return now >= measureFrom && now < measureUntil; };
   const runs: Promise<unknown>[] = [];
   const instances: autocannon.Instance[] = [];
   for (let g = 0; g < groups; g++) {
-    // Instance g starts g/groups of a second late and runs as long as the others.
+    // Instance g starts g/groups of a second late.
     const delay = opts.stagger ? Math.round((1000 * g) / groups) : 0;
     runs.push(new Promise((resolve, reject) => setTimeout(() => {
       if (opts.signal?.aborted) { resolve(undefined); return; }
@@ -58,22 +79,16 @@ export async function runAtRate(opts: {
         method: 'POST',
         connections: perGroupConns,
         overallRate: perGroupRate,
-        duration: opts.durationS,
+        // Every instance runs on through the measured seconds and the tail second after them.
+        duration: runS,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.rootKey}` },
-        // One body: autocannon's prebuilt request; several: rebuilt per request by setupRequest.
-        ...(bodies.length === 1 ? { body: bodies[0] } : {
-          requests: [{
-            setupRequest: (req: autocannon.Request) => {
-              req.body = bodies[next++ % bodies.length];
-              return req;
-            },
-          }],
-        }),
+        requests: shareOf(bodies, g, groups).map((body) => ({ body })),
       }, (err: unknown, result: unknown) => (err ? reject(err as Error) : resolve(result)));
       instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (!measured()) return;
         if (status >= 200 && status < 300) latencies.push(ms); else non2xx++;
       });
-      instance.on('reqError', () => { errors++; });
+      instance.on('reqError', () => { if (measured()) errors++; });
       instances.push(instance);
     }, delay)));
   }
@@ -81,7 +96,7 @@ export async function runAtRate(opts: {
   opts.signal?.addEventListener('abort', stopInstances, { once: true });
   await Promise.all(runs);
   opts.signal?.removeEventListener('abort', stopInstances);
-  const elapsedS = (Date.now() - started) / 1000 - (opts.stagger ? (groups - 1) / groups : 0);
+  const elapsedS = Math.min(Math.max(performance.now(), measureFrom) - measureFrom, opts.durationS * 1000) / 1000;
   const sorted = Float64Array.from(latencies).sort();
   const result: RateResult = {
     offered: opts.rate, achieved: latencies.length / Math.max(elapsedS, 0.001), responses: latencies.length,

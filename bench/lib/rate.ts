@@ -16,9 +16,9 @@
  * down, this process stalls for tens to hundreds of milliseconds, which would be counted as the
  * server's latency (whatever the server).
  *
- * Each connection sends its own share of the bodies, each prebuilt once (autocannon rebuilds a
- * request per send when it is given `setupRequest`), so the load generator's work per request is
- * the same whatever the server and however many bodies there are.
+ * Staggered, each connection sends its own share of the bodies, each prebuilt once (autocannon
+ * rebuilds a request per send when it is given `setupRequest`), so the load generator's work per
+ * request is the same whatever the server and however many bodies there are.
  */
 import autocannon from 'autocannon';
 import { Progress } from './progress.js';
@@ -44,6 +44,15 @@ function percentile(sorted: Float64Array, p: number): number {
 function shareOf(bodies: readonly string[], g: number, groups: number): readonly string[] {
   if (bodies.length <= groups) return [bodies[g % bodies.length]!];
   return bodies.filter((_, i) => i % groups === g);
+}
+
+/**
+ * One instance with many connections (the burst shape): the bodies in turn across all of them,
+ * rebuilt per send, as a prebuilt list would have every connection send the same body at once.
+ */
+function inTurn(bodies: readonly string[]): autocannon.Request[] {
+  let next = 0;
+  return [{ setupRequest: (req: autocannon.Request) => { req.body = bodies[next++ % bodies.length]; return req; } }];
 }
 
 export async function runAtRate(opts: {
@@ -82,13 +91,14 @@ export async function runAtRate(opts: {
         // Every instance runs on through the measured seconds and the tail second after them.
         duration: runS,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.rootKey}` },
-        requests: shareOf(bodies, g, groups).map((body) => ({ body })),
+        requests: groups === 1 && bodies.length > 1 ? inTurn(bodies) : shareOf(bodies, g, groups).map((body) => ({ body })),
       }, (err: unknown, result: unknown) => (err ? reject(err as Error) : resolve(result)));
+      // Failures count whenever they happen; latencies only in the measured seconds.
       instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-        if (!measured()) return;
-        if (status >= 200 && status < 300) latencies.push(ms); else non2xx++;
+        if (status < 200 || status >= 300) non2xx++;
+        else if (measured()) latencies.push(ms);
       });
-      instance.on('reqError', () => { if (measured()) errors++; });
+      instance.on('reqError', () => { errors++; });
       instances.push(instance);
     }, delay)));
   }

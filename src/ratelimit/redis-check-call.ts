@@ -139,6 +139,7 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
     // Each check's count before it (earlier mentions in the group included) and effective count.
     const counts = new Array<number>(group.length);
     const effs = new Array<number>(group.length);
+    const owns = new Array<boolean>(group.length);
     let passed = true;
     for (let j = 0; j < group.length; j++) {
       const i = indexes[j]!;
@@ -149,7 +150,8 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
       const eff = effectiveOf(values[at + i * FIELDS_PER_KEY]!, count, values[at + i * FIELDS_PER_KEY + 2]!, nowMs, check.durationMs);
       counts[j] = count;
       effs[j] = eff;
-      if (!(check.limit > 0 && eff + check.cost <= check.limit)) passed = false;
+      owns[j] = check.limit > 0 && eff + check.cost <= check.limit;
+      if (!owns[j]) passed = false;
     }
     // The script's verdict is what Redis committed: later groups are replayed on it either way.
     const committed = values[1 + g] === 1;
@@ -165,7 +167,7 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
       const s = values[at + i * FIELDS_PER_KEY]!;
       const p = values[at + i * FIELDS_PER_KEY + 2]!;
       const eff = effs[j]!;
-      const own = check.limit > 0 && eff + check.cost <= check.limit;
+      const own = owns[j]!;
       results[j] = {
         passed: own,
         limit: check.limit,

@@ -54,20 +54,23 @@ export function requireAny(principal: Principal, anyOf: readonly string[]): void
 /** True if any granted tuple allows `action` on `type` (for any id), used where ids are unknown yet. */
 export function hasActionOnAny(principal: Principal, type: ResourceType, action: string): boolean {
   // Remembered per principal (immutable, and reused while its record is unchanged: root-key.ts),
-  // so verifyKey does not scan every permission, with two new strings each, on every call.
-  let answers = actionAnswers.get(principal);
-  if (answers === undefined) actionAnswers.set(principal, answers = new Map());
-  const question = type + ' ' + action;
-  let answer = answers.get(question);
+  // so verifyKey does not scan every permission on every call. Looked up by type, then action:
+  // both are literals whose hashes V8 keeps, where one key joined from them is a new string to
+  // hash on every call.
+  let byType = actionAnswers.get(principal);
+  if (byType === undefined) actionAnswers.set(principal, byType = new Map());
+  let byAction = byType.get(type);
+  if (byAction === undefined) byType.set(type, byAction = new Map());
+  let answer = byAction.get(action);
   if (answer === undefined) {
     answer = false;
     for (const p of principal.permissions) if (p.startsWith(`${type}.`) && p.endsWith(`.${action}`)) {
       answer = true;
       break;
     }
-    answers.set(question, answer);
+    byAction.set(action, answer);
   }
   return answer;
 }
 
-const actionAnswers = new WeakMap<Principal, Map<string, boolean>>();
+const actionAnswers = new WeakMap<Principal, Map<ResourceType, Map<string, boolean>>>();

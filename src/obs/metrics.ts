@@ -79,7 +79,9 @@ export class Metrics {
   private readCircuits: (() => ReadonlyMap<string, Readonly<CircuitState>>) | undefined;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'keygate_', eventLoopMonitoringPrecision: 10 });
+    // The lag histogram's timer wakes an idle process every so many ms: at prom-client's 10 an idle
+    // keygate spends a visible share of a core on it; at 100 every stall that long is still seen.
+    collectDefaultMetrics({ register: this.registry, prefix: 'keygate_', eventLoopMonitoringPrecision: 100 });
     this.pulled('keygate_requests_total', 'Requests answered, by procedure and HTTP status.', 'counter', () =>
       [...this.requests.values()].flatMap((r) => r.byStatus().map(([status, n]) => ({ labels: { procedure: r.procedure, status }, value: n }))));
     this.pulled('keygate_request_duration_seconds', 'Time from the request line to the answer, by procedure.', 'histogram', () =>

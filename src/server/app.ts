@@ -39,6 +39,9 @@ const PROCEDURE_SHAPED = /^\/v2\/[A-Za-z]{1,40}\.[A-Za-z]{1,60}$/;
 /** The peer's address as text (IPv4 as dotted quad, IPv6 in full). */
 const remoteAddress = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString();
 
+/** As bytes: uWS copies a string argument's UTF-8 out of V8 on every call (http-status.ts). */
+const REQUEST_ID_HEADER = Buffer.from('x-request-id');
+
 export function createServer(services: Services, routes: readonly Route[], uws: Uws = loadNativeUws()): {
   app: TemplatedApp;
   listen(): Promise<RunningServer>;
@@ -79,7 +82,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   };
 
   const write = (res: HttpResponse, info: RequestInfo, reply: Reply): void => {
-    res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader('x-request-id', info.requestId);
+    res.writeStatus(statusHead(reply.status, reply.contentType)).writeHeader(REQUEST_ID_HEADER, info.requestId);
     const headers = reply.headers;
     if (headers !== undefined) for (const name in headers) res.writeHeader(name, headers[name] as string);
     const body = sendableBody(reply.body);

@@ -14,7 +14,7 @@ import { MAIN_JS } from '../test/support/process.js';
 import { seedScenarioKeys } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
-import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
 import { median } from './lib/report.js';
@@ -39,6 +39,9 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --rate N         that rate in req/s (default: half the first variant's median max throughput)
   --latency-duration S   seconds per latency run (default 10)
   --commandstats   (redis, cluster) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
+  --reference      also the minimal verification server (bench/minimal-verify-server.ts: root key, JSON,
+                   SHA-256, a Map, a JSON answer; no logs, metrics, analytics or limits) on the first
+                   variant's keys, in the same rounds: how near keygate is to what the engine allows
 Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.`;
 
 const { values } = parseArgs({
@@ -47,7 +50,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
     'env-all': { type: 'string' }, threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
-    latency: { type: 'boolean' }, rate: { type: 'string' }, 'latency-duration': { type: 'string', default: '10' },
+    latency: { type: 'boolean' }, rate: { type: 'string' }, reference: { type: 'boolean' }, 'latency-duration': { type: 'string', default: '10' },
   },
 });
 if (values.help) {
@@ -98,7 +101,17 @@ async function main(): Promise<void> {
     : cluster ? { pids: cluster.masters.map((m) => m.pid), ports: cluster.masters.map((m) => m.port) } : undefined;
   const redisConnection: Record<string, string> = standalone ? { REDIS_URL: standalone.url }
     : cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } : {};
-  const runs = [];
+  interface Run {
+    server: { name: string; url: string; pid: number };
+    bodiesFile: string;
+    commands: Map<string, number[]>;
+    threadUs: Map<string, number[]>;
+    rps: number[];
+    eventLoopUs: number[];
+    otherUs: number[];
+    redisUs: number[];
+  }
+  const runs: Run[] = [];
   for (const [i, v] of variants().entries()) {
     // One redis-server for all variants, each under a key prefix of its own.
     const redisEnv: Record<string, string> = redis ? { ...redisConnection, REDIS_KEY_PREFIX: `ab${i}:` } : {};
@@ -107,8 +120,14 @@ async function main(): Promise<void> {
     const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
     const bodiesFile = join(work, `bodies-${i}.txt`);
     writeFileSync(bodiesFile, `${chosen.map((key) => JSON.stringify({ key })).join('\n')}\n`);
-    runs.push({ server, bodiesFile, commands: new Map<string, number[]>(), threadUs: new Map<string, number[]>(), rps: [] as number[], eventLoopUs: [] as number[], otherUs: [] as number[], redisUs: [] as number[] });
+    runs.push({ server, bodiesFile, commands: new Map(), threadUs: new Map(), rps: [], eventLoopUs: [], otherUs: [], redisUs: [] });
     log(`started ${v.label}: ${keys} keys seeded`);
+  }
+  if (values.reference) {
+    const first = runs[0]!;
+    const reference = await startReference(first.bodiesFile);
+    runs.push({ server: { ...reference, name: 'minimal verify (reference)' }, bodiesFile: first.bodiesFile, commands: new Map(), threadUs: new Map(), rps: [], eventLoopUs: [], otherUs: [], redisUs: [] });
+    log(`started the reference on ${runs[0]!.server.name}'s keys`);
   }
   const wrk = (url: string, bodiesFile: string, seconds: number, label: string) =>
     runWrk({ url: `${url}/v2/keys.verifyKey`, bodiesFile, rootKey: ROOT_KEY, durationS: seconds, label, quiet: true });

@@ -84,17 +84,29 @@ export interface Server {
 
 /** The minimal uWS fixed-reply server (bench/baseline-server.ts), listening with the exclusive-port flag. */
 export async function startBaseline(): Promise<Server> {
+  return startUwsScript('baseline', 'baseline-server.ts', []);
+}
+
+/** The minimal verification server (bench/minimal-verify-server.ts) for the keys of `bodiesFile`. */
+export async function startReference(bodiesFile: string): Promise<Server> {
+  return startUwsScript('reference', 'minimal-verify-server.ts', [bodiesFile], { KEYGATE_BENCH_ROOT_KEY: ROOT_KEY });
+}
+
+/** A bench/ server script (PORT first), every thread on the server CPU; ready once it prints "listening". */
+async function startUwsScript(name: string, file: string, args: readonly string[], env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const script = fileURLToPath(new URL('../baseline-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, String(port)], { cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  const script = fileURLToPath(new URL(`../${file}`, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(port), ...args], {
+    cwd: PROJECT_DIR, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
+  });
   let output = '';
   child.stdout!.on('data', (c) => { output += String(c); });
   child.stderr!.on('data', (c) => { output += String(c); });
   const exited = once(child, 'exit');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`baseline did not start:\n${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 15_000);
     child.stdout!.on('data', () => { if (output.includes('listening')) { clearTimeout(timer); resolve(); } });
-    void exited.then(() => { clearTimeout(timer); reject(new Error(`baseline exited:\n${output}`)); });
+    void exited.then(() => { clearTimeout(timer); reject(new Error(`${name} exited:\n${output}`)); });
   });
   pinServer(child.pid!);
   const stop = async (): Promise<void> => {
@@ -102,8 +114,8 @@ export async function startBaseline(): Promise<Server> {
     child.kill('SIGTERM');
     await exited;
   };
-  stoppers.set(`baseline ${child.pid}`, stop);
-  return { name: 'baseline', url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
+  stoppers.set(`${name} ${child.pid}`, stop);
+  return { name, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop };
 }
 
 export const ROOT_KEY = `bench-root-${process.pid}-${Date.now()}`;

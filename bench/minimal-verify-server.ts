@@ -1,0 +1,50 @@
+/**
+ * The reference: the least a verification server does, on the same uWS binary as keygate
+ * (exclusive-port listen). It checks the root key, parses the JSON body, hashes the key (SHA-256),
+ * looks the hash up in a Map of the keys it was given, and answers their JSON. No logs, metrics,
+ * analytics, limits or permissions: what "the speed of the engine" allows a verification, measured
+ * in the same rounds as keygate and the baseline (`npm run bench:ab -- --reference`).
+ * Usage: KEYGATE_BENCH_ROOT_KEY=… node --import tsx bench/minimal-verify-server.ts PORT BODIES_FILE
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadNativeUws } from '../src/server/uws.js';
+
+const port = Number(process.argv[2]);
+const authorization = `Bearer ${process.env.KEYGATE_BENCH_ROOT_KEY ?? ''}`;
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const keys = new Map<string, { keyId: string }>();
+for (const line of readFileSync(process.argv[3]!, 'utf8').split('\n').filter(Boolean)) {
+  keys.set(sha256((JSON.parse(line) as { key: string }).key), { keyId: `key_${keys.size}` });
+}
+
+const uws = loadNativeUws();
+const app = uws.App();
+app.post('/v2/keys.verifyKey', (res, req) => {
+  const allowed = req.getHeader('authorization') === authorization;
+  let aborted = false;
+  res.onAborted(() => { aborted = true; });
+  const chunks: Buffer[] = [];
+  res.onData((chunk, isLast) => {
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (!isLast || aborted) return;
+    let status = '200 OK';
+    let body: string;
+    if (!allowed) [status, body] = ['401 Unauthorized', '{"error":"unauthorized"}'];
+    else {
+      const found = keys.get(sha256((JSON.parse(Buffer.concat(chunks).toString()) as { key: string }).key));
+      body = JSON.stringify(found ? { valid: true, code: 'VALID', keyId: found.keyId } : { valid: false, code: 'NOT_FOUND' });
+    }
+    res.cork(() => { res.writeStatus(status).writeHeader('content-type', 'application/json').end(body); });
+  });
+});
+const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (t: unknown) => void) => void;
+listen.call(app, '127.0.0.1', port, exclusive, (token) => {
+  if (!token) {
+    process.stderr.write(`reference cannot listen on 127.0.0.1:${port}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`reference listening on ${port}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
-import { seedScenarioKeys } from './lib/api.js';
+import { call, seedScenarioKeys } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
 import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir } from './lib/procs.js';
@@ -126,6 +126,8 @@ async function main(): Promise<void> {
   if (values.reference) {
     const first = runs[0]!;
     const reference = await startReference(first.bodiesFile);
+    const sample = await call(reference.url, ROOT_KEY, 'keys.verifyKey', JSON.parse(readFileSync(first.bodiesFile, 'utf8').split('\n')[0]!));
+    if (sample.valid !== true) throw new Error(`the reference does not know the keys: ${JSON.stringify(sample)}`);
     runs.push({ server: { ...reference, name: 'minimal verify (reference)' }, bodiesFile: first.bodiesFile, commands: new Map(), threadUs: new Map(), rps: [], eventLoopUs: [], otherUs: [], redisUs: [] });
     log(`started the reference on ${runs[0]!.server.name}'s keys`);
   }

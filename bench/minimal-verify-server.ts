@@ -1,7 +1,7 @@
 /**
  * The reference: the least a verification server does, on the same uWS binary as keygate
  * (exclusive-port listen). It checks the root key, parses the JSON body, hashes the key (SHA-256),
- * looks the hash up in a Map of the keys it was given, and answers their JSON. No logs, metrics,
+ * looks the hash up in a Map of the keys it was given, and answers in Unkey's envelope. No logs, metrics,
  * analytics, limits or permissions: what "the speed of the engine" allows a verification, measured
  * in the same rounds as keygate and the baseline (`npm run bench:ab -- --reference`).
  * Usage: KEYGATE_BENCH_ROOT_KEY=… node --import tsx bench/minimal-verify-server.ts PORT BODIES_FILE
@@ -18,6 +18,7 @@ for (const line of readFileSync(process.argv[3]!, 'utf8').split('\n').filter(Boo
   keys.set(sha256((JSON.parse(line) as { key: string }).key), { keyId: `key_${keys.size}` });
 }
 
+let answered = 0;
 const uws = loadNativeUws();
 const app = uws.App();
 app.post('/v2/keys.verifyKey', (res, req) => {
@@ -33,7 +34,8 @@ app.post('/v2/keys.verifyKey', (res, req) => {
     if (!allowed) [status, body] = ['401 Unauthorized', '{"error":"unauthorized"}'];
     else {
       const found = keys.get(sha256((JSON.parse(Buffer.concat(chunks).toString()) as { key: string }).key));
-      body = JSON.stringify(found ? { valid: true, code: 'VALID', keyId: found.keyId } : { valid: false, code: 'NOT_FOUND' });
+      const data = found ? { valid: true, code: 'VALID', keyId: found.keyId } : { valid: false, code: 'NOT_FOUND' };
+      body = JSON.stringify({ meta: { requestId: `req_${++answered}` }, data });
     }
     res.cork(() => { res.writeStatus(status).writeHeader('content-type', 'application/json').end(body); });
   });

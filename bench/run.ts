@@ -17,7 +17,7 @@ import { call, parallel, seedScenarioKeys, type Seeded } from './lib/api.js';
 import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
 import { runMemory } from './lib/memory.js';
 import {
-  installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, stopAll, tempDir, type KeygateServer,
+  installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir, type KeygateServer,
 } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { runAtRate } from './lib/rate.js';
@@ -155,15 +155,29 @@ async function main(): Promise<number> {
     await checkSample(metricsOff, sc, list);
     log(`  ✓ seeded ${metricsOff.name} (verifyKey with METRICS=off, for the metrics-cost budget)`);
   }
+  // The minimal verification server (bench/minimal-verify-server.ts) on embedded's keys: what a
+  // verification with nothing around it reaches on this engine, beside keygate's one-key and
+  // 20,000-key rows (reported, no budget).
+  const referenceScenarios = ['verifyKeyOne', 'verifyKey'];
+  const reference = { ...await startReference(bodyFiles.get('embedded/verifyKey')!), name: 'reference' };
+  for (const id of referenceScenarios) {
+    bodyFiles.set(`reference/${id}`, bodyFiles.get(`embedded/${id}`)!);
+    const data = await call(reference.url, ROOT_KEY, 'keys.verifyKey', JSON.parse(bodies.get(`embedded/${id}`)![0]!));
+    if (data.valid !== true) throw new Error(`the reference does not know embedded's ${id} key: ${JSON.stringify(data)}`);
+  }
+  log(`  ✓ started the reference (minimal verify) on embedded's keys`);
   const baselineFile = join(work, 'baseline.txt');
   writeFileSync(baselineFile, `${JSON.stringify({ key: 'bk_baseline' })}\n`);
 
-  const target = (s: KeygateServer, sc: Scenario): string => `${s.url}/v2/${sc.procedure}`;
+  /** A server the rounds measure: keygate, or the reference. */
+  type Measured = Pick<KeygateServer, 'name' | 'url' | 'pid'>;
+  const target = (s: Measured, sc: Scenario): string => `${s.url}/v2/${sc.procedure}`;
   if (settings.warmupS > 0) {
     log(`warm-up (${settings.warmupS} s per scenario, discarded)`);
     await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.warmupS, label: 'warm-up baseline', quiet: true });
-    for (const s of servers) for (const sc of SCENARIOS) {
-      await runWrk({ url: target(s, sc), bodiesFile: bodyFiles.get(`${s.name}/${sc.id}`)!, rootKey: ROOT_KEY, durationS: settings.warmupS, label: `warm-up ${s.name} ${sc.id}`, quiet: true });
+    for (const s of [...servers, reference]) for (const sc of SCENARIOS) {
+      const bodiesFile = bodyFiles.get(`${s.name}/${sc.id}`);
+      if (bodiesFile !== undefined) await runWrk({ url: target(s, sc), bodiesFile, rootKey: ROOT_KEY, durationS: settings.warmupS, label: `warm-up ${s.name} ${sc.id}`, quiet: true });
     }
   }
 
@@ -173,15 +187,15 @@ async function main(): Promise<number> {
   // (adjacent runs' deviations were uncorrelated, so dividing by the neighbour's adds its noise).
   const { baselineRunS } = settings;
   log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, each run after a ${baselineRunS} s run of the baseline, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
-  type Measured = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
-  const raw: Record<string, Measured[]> = {};
+  type Run = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
+  const raw: Record<string, Run[]> = {};
   /** One wrk run, with the CPU every thread of the server spent per request meanwhile. */
   const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<void> => {
     const before = readCpu(pid);
     const r = await run();
     (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests) });
   };
-  const afterBaseline = async (round: number, server: KeygateServer, sc: Scenario): Promise<void> => {
+  const afterBaseline = async (round: number, server: Measured, sc: Scenario): Promise<void> => {
     await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: baselineRunS, label: `round ${round} baseline` }));
     const key = `${server.name}/${sc.id}`;
     await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }));
@@ -190,6 +204,7 @@ async function main(): Promise<number> {
     for (const s of servers) for (const sc of SCENARIOS) {
       await afterBaseline(round, s, sc);
       if (s.name === 'embedded' && sc.id === 'verifyKey') await afterBaseline(round, metricsOff, sc);
+      if (s.name === 'embedded' && referenceScenarios.includes(sc.id)) await afterBaseline(round, reference, sc);
     }
   }
   for (const [key, runs] of Object.entries(raw)) {
@@ -267,6 +282,7 @@ async function main(): Promise<number> {
   // The scenario servers are done; the memory run gets the machine to itself.
   for (const s of servers) await s.stop();
   await metricsOff.stop();
+  await reference.stop();
   await cluster.stop();
   await redis.stop(true);
 

@@ -5,6 +5,7 @@
  * Usage: node --import tsx bench/baseline-server.ts PORT
  */
 import { loadNativeUws } from '../src/server/uws.js';
+import { listenOrExit } from './lib/uws-listen.js';
 
 const FIXED = JSON.stringify({
   valid: true, code: 'VALID', keyId: 'key_2cGKbMxRyIzhCxo1Idjz8q', ownerId: 'user_123', remaining: 99,
@@ -21,13 +22,4 @@ app.any('/*', (res) => {
     res.cork(() => { res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(FIXED); });
   });
 });
-const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
-const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (t: unknown) => void) => void;
-listen.call(app, '127.0.0.1', port, exclusive, (token) => {
-  if (!token) {
-    process.stderr.write(`baseline cannot listen on 127.0.0.1:${port}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`baseline listening on ${port}\n`);
-});
-process.on('SIGTERM', () => process.exit(0));
+listenOrExit(uws, app, port, 'baseline');

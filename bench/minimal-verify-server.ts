@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadNativeUws } from '../src/server/uws.js';
+import { listenOrExit } from './lib/uws-listen.js';
 
 const port = Number(process.argv[2]);
 const authorization = `Bearer ${process.env.KEYGATE_BENCH_ROOT_KEY ?? ''}`;
@@ -40,13 +41,4 @@ app.post('/v2/keys.verifyKey', (res, req) => {
     res.cork(() => { res.writeStatus(status).writeHeader('content-type', 'application/json').end(body); });
   });
 });
-const exclusive = (uws as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
-const listen = app.listen as unknown as (h: string, p: number, o: number, cb: (t: unknown) => void) => void;
-listen.call(app, '127.0.0.1', port, exclusive, (token) => {
-  if (!token) {
-    process.stderr.write(`reference cannot listen on 127.0.0.1:${port}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`reference listening on ${port}\n`);
-});
-process.on('SIGTERM', () => process.exit(0));
+listenOrExit(uws, app, port, 'reference');

@@ -25,7 +25,7 @@ import { diffCalls, monitorCommands, redisCalls, redisCpuSeconds } from './lib/r
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 import { readCpu, usPerRequest } from './lib/cpu.js';
 import { formatHashing, runHashing } from './hashing.js';
-import { SCENARIOS, type Scenario } from './scenarios.js';
+import { REFERENCE_SCENARIOS, SCENARIOS, type Scenario } from './scenarios.js';
 import { runOperatorMode } from './remote.js';
 
 const HELP = `Usage: npm run bench [-- options]
@@ -158,9 +158,8 @@ async function main(): Promise<number> {
   // The minimal verification server (bench/minimal-verify-server.ts) on embedded's keys: what a
   // verification with nothing around it reaches on this engine, beside keygate's one-key and
   // 20,000-key rows (reported, no budget).
-  const referenceScenarios = ['verifyKeyOne', 'verifyKey'];
   const reference = { ...await startReference(bodyFiles.get('embedded/verifyKey')!), name: 'reference' };
-  for (const id of referenceScenarios) {
+  for (const id of REFERENCE_SCENARIOS) {
     bodyFiles.set(`reference/${id}`, bodyFiles.get(`embedded/${id}`)!);
     const data = await call(reference.url, ROOT_KEY, 'keys.verifyKey', JSON.parse(bodies.get(`embedded/${id}`)![0]!));
     if (data.valid !== true) throw new Error(`the reference does not know embedded's ${id} key: ${JSON.stringify(data)}`);
@@ -205,7 +204,7 @@ async function main(): Promise<number> {
     for (const s of servers) for (const sc of SCENARIOS) {
       await afterBaseline(round, s, sc);
       if (s.name === 'embedded' && sc.id === 'verifyKey') await afterBaseline(round, metricsOff, sc);
-      if (s.name === 'embedded' && referenceScenarios.includes(sc.id)) await afterBaseline(round, reference, sc);
+      if (s.name === 'embedded' && REFERENCE_SCENARIOS.includes(sc.id)) await afterBaseline(round, reference, sc);
     }
   }
   for (const [key, runs] of Object.entries(raw)) {

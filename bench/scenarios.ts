@@ -47,3 +47,6 @@ export const SCENARIOS: readonly Scenario[] = [
     bodies: (s) => [JSON.stringify({ apiId: s.apiId, prefix: 'bn' })], expect: (d) => typeof d.key === 'string',
   },
 ];
+
+/** The scenarios the reference (bench/minimal-verify-server.ts) is measured in too, on embedded's keys. */
+export const REFERENCE_SCENARIOS: readonly ScenarioId[] = ['verifyKeyOne', 'verifyKey'];

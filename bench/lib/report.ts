@@ -2,7 +2,7 @@
 import type { MemoryResult } from './memory.js';
 import type { HashRow } from '../hashing.js';
 import type { RateResult } from './rate.js';
-import { SCENARIOS } from '../scenarios.js';
+import { REFERENCE_SCENARIOS, SCENARIOS } from '../scenarios.js';
 
 export interface Budget {
   readonly name: string;
@@ -99,7 +99,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
   row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');
   // bench/minimal-verify-server.ts on embedded's keys: root key, JSON, SHA-256, a Map, a JSON answer.
-  for (const id of ['verifyKeyOne', 'verifyKey']) row('reference (minimal verify, no bookkeeping)', id, `reference/${id}`);
+  for (const id of REFERENCE_SCENARIOS) row('reference (minimal verify, no bookkeeping)', id, `reference/${id}`);
   if (Object.keys(r.calls).length > 0) {
     out.push('', 'Redis calls per verification (verifyKeyLimits, wrk 100 connections at full speed, after one pass over the keys filled the record cache). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script); cold pass: commandstats calls per key of that first pass:', '');
     out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification (INFO cpu, a run without MONITOR) | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');

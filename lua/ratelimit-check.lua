@@ -25,8 +25,10 @@
               fieldIndex 1-based among the fields. The fields ride in the array, not as arguments
               of their own: each argument costs the client and Redis a bulk string of its own
 
-  Returns a flat array of integers: now; then per group: passed (1/0); then per field: s, c, p, its
-  state rotated to `now` before this call's commits.
+  Returns one string: now (a little-endian 64-bit integer), then per group its verdict ('1' or
+  '0'), then per field its state as stored before this call (24 bytes; zeros for none), which the
+  caller rotates to `now` by the same rules. One bulk string, not an integer per number: Redis
+  converted each number of a reply on its own, and the `once` wrapper packed them all again.
 
   Invariants: touches only KEYS; a window never rolls backwards (clock stepped back); a limit of 0
   denies every check, cost 0 included; a denied group and cost 0 write nothing; groups run in order
@@ -78,7 +80,7 @@ local fields = first - 1
 -- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
 local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
 local G = A[m + fields + 1]
-local out = { now }
+local out = { pack('<l', now) }
 -- The group's tentative count per field index; tm[i] == g marks it as this group's.
 local tm, tc = {}, {}
 local pos = m + fields + 2
@@ -118,15 +120,12 @@ for g = 1, G do
       kc[i] = tc[i]
     end
   end
-  out[g + 1] = passed and 1 or 0
+  out[g + 1] = passed and '1' or '0'
 end
 
-local n = G + 1
-for i = 1, fields do
-  -- A field no check named (callers never send one) still fills its place, so the reply keeps its length.
-  out[n + 1], out[n + 2], out[n + 3] = ks[i] or 0, kc0[i] or 0, kp[i] or 0
-  n = n + 3
-end
+-- A field with no state still fills its place, so every state sits at a fixed offset.
+local NO_STATE = string.rep('\0', 24)
+for i = 1, fields do out[G + 1 + i] = stored[i] or NO_STATE end
 
 -- Deletes the fields of `hash` two windows or more behind `now` among about `count` from its cursor.
 local function sweep(hash, count)
@@ -170,4 +169,4 @@ for h = 1, m do
   if budget > 0 then sweep(KEYS[h], budget) end
   first = first + count
 end
-return out
+return table.concat(out)

@@ -164,16 +164,17 @@ export async function sendScripts(client: RedisClient, script: LuaScript, calls:
   });
   // Each call's keys once (a `once` script's include the call's own id), for EVALSHA and EVAL alike.
   const keysOf = calls.map((call) => script.callKeys(call.keys));
-  const evalSource = (i: number): Promise<unknown> => client.call('EVAL', script.source, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
+  // Replies as Buffers: the check script's is one binary string (lua/ratelimit-check.lua).
+  const evalSource = (i: number): Promise<unknown> => client.callBuffer('EVAL', script.source, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
   await Promise.all([...byNode.values()].map(async (indexes) => {
     if (indexes.length === 1) {
       const i = indexes[0]!;
-      out[i] = await settle(client.call('EVALSHA', script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args)
+      out[i] = await settle(client.callBuffer('EVALSHA', script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args)
         .catch((err: unknown) => (isNoScript(err) ? evalSource(i) : Promise.reject(err))));
       return;
     }
     const pipeline = client.pipeline();
-    for (const i of indexes) pipeline.evalsha(script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
+    for (const i of indexes) pipeline.callBuffer('EVALSHA', script.sha, keysOf[i]!.length, ...keysOf[i]!, ...calls[i]!.args);
     const replies = await settle(pipeline.exec());
     await Promise.all(indexes.map(async (i, j) => {
       if (!replies.ok) {

@@ -4,7 +4,7 @@
  * it works out by replaying the groups on the counter states the script returns.
  */
 import { MsgpackArrayWriter, packedString } from '../redis/msgpack-array.js';
-import { effectiveOf, retryAfter, type WindowState } from './sliding-window.js';
+import { effectiveOf, retryAfter, rotate, type WindowState } from './sliding-window.js';
 import type { LimitCheck, LimitCheckResult } from './types.js';
 
 /** A check with its counter's field, the hash holding it (redis-keys.ts) and that hash's Cluster slot. */
@@ -46,7 +46,14 @@ export interface DecodedCall {
   readonly groups: (DecodedGroup | Error)[];
 }
 
-const FIELDS_PER_KEY = 3;
+/** Bytes of a counter's stored state in the reply (three little-endian 64-bit integers), and of `now`. */
+const STATE_BYTES = 24;
+const NOW_BYTES = 8;
+/** A group's verdict in the reply: '1' passed, '0' denied. */
+const PASSED = 0x31;
+
+/** A little-endian 64-bit integer (all of the script's are below 2^53). */
+const int64At = (buf: Buffer, at: number): number => buf.readUInt32LE(at) + buf.readInt32LE(at + 4) * 4_294_967_296;
 
 /** Writes every check call's ARGV[3]: calls are encoded one at a time, synchronously. */
 const argWriter = new MsgpackArrayWriter();
@@ -109,29 +116,26 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
 }
 
 /**
- * The script returns only each group's verdict and each counter's state before its commits; every
- * check's numbers come from replaying the groups on those states here, with the memory limiter's
- * rules (memory-limiter.ts), which must reach the script's verdicts.
+ * The script returns only each group's verdict and each counter's state as stored before the call;
+ * every check's numbers come from rotating those states to the script's time and replaying the
+ * groups on them here, with the memory limiter's rules (memory-limiter.ts), which must reach the
+ * script's verdicts. `reply` is the script's one string, as a Buffer.
  */
 export function decodeCheckReply(reply: unknown, groups: readonly (readonly KeyedCheck[])[], call: CheckCall): DecodedCall {
   const keyCount = call.fields.length;
-  const expected = 1 + groups.length + keyCount * FIELDS_PER_KEY;
-  if (!Array.isArray(reply) || reply.length !== expected) {
-    throw new Error(`ratelimit-check returned ${Array.isArray(reply) ? reply.length : typeof reply} values, expected ${expected}`);
+  const expected = NOW_BYTES + groups.length + keyCount * STATE_BYTES;
+  if (!Buffer.isBuffer(reply) || reply.length !== expected) {
+    throw new Error(`ratelimit-check returned ${Buffer.isBuffer(reply) ? `${reply.length} bytes` : typeof reply}, expected ${expected} bytes`);
   }
-  const values = reply as number[];
-  const nowMs = values[0]!;
-  // Counter i's state is values[at + 3i] (s), [at + 3i + 1] (c), [at + 3i + 2] (p); c moves with commits.
-  const at = 1 + groups.length;
+  const nowMs = int64At(reply, 0);
+  const at = NOW_BYTES + groups.length;
+  // Counter i's state rotated to now, as the script rotated it: s and p fixed for the call, c moves with commits.
+  const s = new Array<number>(keyCount);
   const c = new Array<number>(keyCount);
-  // The group's tentative count per key index; mark[i] === g makes it this group's.
-  const mark = new Array<number>(keyCount);
-  const tentative = new Array<number>(keyCount);
-  for (let i = 0; i < keyCount; i++) {
-    c[i] = values[at + i * FIELDS_PER_KEY + 1]!;
-    mark[i] = -1;
-    tentative[i] = 0;
-  }
+  const p = new Array<number>(keyCount);
+  // The group's tentative count per key index; mark[i] === g makes it this group's (-2: not yet read).
+  const mark = new Array<number>(keyCount).fill(-2);
+  const tentative = new Array<number>(keyCount).fill(0);
   const decoded = new Array<DecodedGroup | Error>(groups.length);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
@@ -144,17 +148,25 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
     for (let j = 0; j < group.length; j++) {
       const i = indexes[j]!;
       const { check } = group[j]!;
+      if (mark[i] === -2) {
+        // First mention: every check of a counter has its duration (the field's name ends in it).
+        const o = at + i * STATE_BYTES;
+        const state = rotate({ s: int64At(reply, o), c: int64At(reply, o + 8), p: int64At(reply, o + 16) }, nowMs, check.durationMs);
+        s[i] = state.s;
+        c[i] = state.c;
+        p[i] = state.p;
+      }
       const count = mark[i] === g ? tentative[i]! : c[i]!;
       mark[i] = g;
       tentative[i] = count + check.cost;
-      const eff = effectiveOf(values[at + i * FIELDS_PER_KEY]!, count, values[at + i * FIELDS_PER_KEY + 2]!, nowMs, check.durationMs);
+      const eff = effectiveOf(s[i]!, count, p[i]!, nowMs, check.durationMs);
       counts[j] = count;
       effs[j] = eff;
       owns[j] = check.limit > 0 && eff + check.cost <= check.limit;
       if (!owns[j]) passed = false;
     }
     // The script's verdict is what Redis committed: later groups are replayed on it either way.
-    const committed = values[1 + g] === 1;
+    const committed = reply[NOW_BYTES + g] === PASSED;
     if (committed) for (let j = 0; j < indexes.length; j++) c[indexes[j]!] = tentative[indexes[j]!]!;
     if (passed !== committed) {
       decoded[g] = new Error('ratelimit-check: the replay of a group disagrees with the script');
@@ -164,17 +176,15 @@ export function decodeCheckReply(reply: unknown, groups: readonly (readonly Keye
     for (let j = 0; j < group.length; j++) {
       const i = indexes[j]!;
       const { check } = group[j]!;
-      const s = values[at + i * FIELDS_PER_KEY]!;
-      const p = values[at + i * FIELDS_PER_KEY + 2]!;
       const eff = effs[j]!;
       const own = owns[j]!;
       results[j] = {
         passed: own,
         limit: check.limit,
         remaining: !own ? 0 : Math.max(0, check.limit - (passed ? eff + check.cost : eff)),
-        resetAtMs: (s + 1) * check.durationMs,
-        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter({ s, c: counts[j]!, p }, nowMs, check.durationMs, check.limit, check.cost),
-        state: { s, c: c[i]!, p },
+        resetAtMs: (s[i]! + 1) * check.durationMs,
+        retryAfterMs: own ? 0 : check.limit === 0 ? Number.POSITIVE_INFINITY : retryAfter({ s: s[i]!, c: counts[j]!, p: p[i]! }, nowMs, check.durationMs, check.limit, check.cost),
+        state: { s: s[i]!, c: c[i]!, p: p[i]! },
       };
     }
     decoded[g] = { passed, results };

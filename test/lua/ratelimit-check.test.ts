@@ -69,7 +69,7 @@ async function run(counters: Counter[], now: number | '', groups: Check[][], swe
   const keyed = groups.map((g) => g.map(([i, limit, durationMs, cost]) => ({ key: counters[i - 1]!.field, hash: counters[i - 1]!.hash, slot: 0, check: { counter: 'c', limit, durationMs, cost } })));
   const call = encodeCheckCall(keyed, now === '' ? undefined : now, sweepEach);
   expect([...call.fields].sort()).toEqual(counters.map((c) => c.field).sort()); // the tests name every counter
-  const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args), keyed, call);
+  const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args, true), keyed, call);
   return [decoded.nowMs, ...decoded.groups.flatMap((g) => {
     if (g instanceof Error) throw g;
     return [g.passed ? 1 : 0, ...g.results.flatMap((r) => [
@@ -207,13 +207,18 @@ describe('ratelimit-check.lua', () => {
     expect(await redis.exists(sibling.hash)).toBe(0);
   });
 
-  it('replies with the verdicts, then each counter\'s state rotated to now as it was before the call\'s commits', async () => {
+  it('replies with now, the verdicts, then each counter\'s state as stored before the call (zeros for none)', async () => {
     const hash = `kg-test:lua:{${randomUUID()}}`;
     const [a, b] = [fresh(1000, hash), fresh(1000, hash)];
     await put(a, { s: SEQ - 1, c: 7, p: 1 }); // the previous window: becomes p = 7, weighing floor(7 · 0.9) = 6
     // Group 1: a (limit 10, cost 2) and b (limit 5, cost 1) pass; group 2: a at cost 20 does not.
     const args = [String(BASE + 100), '0', pack([2, a.field, b.field, 2, 2, 1, 10, 1000, 2, 2, 5, 1000, 1, 1, 1, 10, 1000, 20])];
-    expect(await CHECK.run(redis, [hash], args)).toEqual([BASE + 100, 1, 0, SEQ, 0, 7, SEQ, 0, 0]);
+    const reply = await CHECK.run(redis, [hash], args, true) as Buffer;
+    expect(reply.length).toBe(8 + 2 + 2 * 24);
+    expect(Number(reply.readBigInt64LE(0))).toBe(BASE + 100);
+    expect(reply.subarray(8, 10).toString()).toBe('10');
+    expect([0, 1, 2].map((k) => Number(reply.readBigInt64LE(10 + 8 * k)))).toEqual([SEQ - 1, 7, 1]);
+    expect(reply.subarray(34)).toEqual(Buffer.alloc(24));
     expect(await stored(a)).toEqual({ s: SEQ, c: 2, p: 7 });
     expect(await stored(b)).toEqual({ s: SEQ, c: 1, p: 0 });
   });
@@ -285,7 +290,7 @@ describe('ratelimit-refund.lua', () => {
     const hash = limiterHash('kg-test:lua:', owner, false);
     const keyed = [{ key: limiterField(owner, counter, 1000), hash, slot: 0, check: { counter, owner, limit: 10, durationMs: 1000, cost: 3 } }];
     const call = encodeCheckCall([keyed], BASE + 100, 0);
-    const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args), [keyed], call);
+    const decoded = decodeCheckReply(await CHECK.run(redis, call.keys, call.args, true), [keyed], call);
     const group = decoded.groups[0]!;
     if (group instanceof Error) throw group;
     const refund = encodeRefundCall(keyed, group.results)!;

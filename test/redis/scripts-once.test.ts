@@ -27,8 +27,9 @@ function recordScripts(client: RedisClient): Sent[] {
   return sent;
 }
 
-/** Sends a recorded call again, as ioredis would after losing its reply. */
-const resend = (client: RedisClient, call: Sent): Promise<unknown> => client.call(call.name, ...(call.args as (string | Buffer)[]));
+/** Sends a recorded call again, as ioredis would after losing its reply (`asBuffers`: as the limiter reads replies, as bytes). */
+const resend = (client: RedisClient, call: Sent, asBuffers = false): Promise<unknown> =>
+  (asBuffers ? client.callBuffer : client.call).call(client, call.name, ...(call.args as (string | Buffer)[]));
 
 const nodes = (): { host: string; port: number }[] =>
   inject('redisClusterNodes').split(',').map((n) => ({ host: n.split(':')[0]!, port: Number(n.split(':')[1]) }));
@@ -64,7 +65,7 @@ describe.each([
     const [first] = await limiter.limit([group]);
     expect(first!.results[0]!.remaining).toBe(9);
     const call = sent.at(-1)!; // the EVAL after a NOSCRIPT, when the script was new to the node
-    expect(await resend(client, call)).toEqual(await call.reply);
+    expect(await resend(client, call, true)).toEqual(await call.reply);
     const [next] = await limiter.limit([group]);
     expect(next!.results[0]!.remaining).toBe(8);
     await limiter.close();

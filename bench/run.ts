@@ -187,18 +187,26 @@ async function main(): Promise<number> {
   // (adjacent runs' deviations were uncorrelated, so dividing by the neighbour's adds its noise).
   const { baselineRunS } = settings;
   log(`max throughput: wrk -t1 -c100 -d${settings.durationS}s, each run after a ${baselineRunS} s run of the baseline, ${settings.rounds} round(s), every server thread on CPU 0, wrk on CPU 1`);
-  type Run = WrkResult & { eventLoopUs: number; otherThreadsUs: number };
+  type Run = WrkResult & { eventLoopUs: number; otherThreadsUs: number; redisUs?: number };
   const raw: Record<string, Run[]> = {};
-  /** One wrk run, with the CPU every thread of the server spent per request meanwhile. */
-  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>): Promise<void> => {
+  /**
+   * One wrk run, with the CPU every thread of the server spent per request meanwhile, and with
+   * `ports` that of those redis-servers too (every thread, user and system, INFO cpu).
+   */
+  const measure = async (key: string, pid: number, run: () => Promise<WrkResult>, ports?: readonly number[]): Promise<void> => {
     const before = readCpu(pid);
+    const redisBefore = ports ? redisCpuSeconds(ports) : undefined;
     const r = await run();
-    (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests) });
+    const redisUs = ports && redisBefore !== undefined ? ((redisCpuSeconds(ports) - redisBefore) * 1e6) / Math.max(r.requests, 1) : undefined;
+    (raw[key] ??= []).push({ ...r, ...usPerRequest(before, readCpu(pid), r.requests), redisUs });
   };
   const afterBaseline = async (round: number, server: Measured, sc: Scenario): Promise<void> => {
     await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: baselineRunS, label: `round ${round} baseline` }));
     const key = `${server.name}/${sc.id}`;
-    await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }));
+    // Redis's CPU in every round of the limits budget's scenario: a median of rounds spread over
+    // the phase, as the throughput's, not one run at one moment of the host's noise.
+    const ports = sc.id === 'verifyKeyLimits' ? redisPorts[server.name] : undefined;
+    await measure(key, server.pid, () => runWrk({ url: target(server, sc), bodiesFile: bodyFiles.get(key)!, rootKey: ROOT_KEY, durationS: settings.durationS, label: `round ${round} ${server.name} ${sc.id}` }), ports);
   };
   for (let round = 1; round <= settings.rounds; round++) {
     for (const s of servers) for (const sc of SCENARIOS) {
@@ -212,6 +220,7 @@ async function main(): Promise<number> {
       rps: median(runs.map((r) => r.rps)), min: Math.min(...runs.map((r) => r.rps)), max: Math.max(...runs.map((r) => r.rps)),
       p99Ms: median(runs.map((r) => r.p99Ms)), errors: runs.reduce((a, r) => a + r.errors + r.non2xx, 0), rounds: runs.length,
       eventLoopUs: median(runs.map((r) => r.eventLoopUs)), otherThreadsUs: median(runs.map((r) => r.otherThreadsUs)),
+      redisUs: runs[0]!.redisUs === undefined ? undefined : median(runs.map((r) => r.redisUs!)),
     };
   }
   // A limited key must still be VALID after all that (limits large enough never to deny).
@@ -259,10 +268,8 @@ async function main(): Promise<number> {
         rootKey: ROOT_KEY, durationS: settings.callsDurationS, label: `${s.name} ${phase}` });
       return run.requests - run.non2xx - run.errors;
     };
-    // Redis's own CPU first, without MONITOR (which costs Redis CPU per command); then the counts.
-    const cpuBefore = redisCpuSeconds(redisPorts[s.name]!);
-    const cpuVerifications = await load('Redis CPU');
-    const redisCpuUs = ((redisCpuSeconds(redisPorts[s.name]!) - cpuBefore) * 1e6) / Math.max(cpuVerifications, 1);
+    // Redis's own CPU comes from the max-throughput rounds, without MONITOR (which costs Redis CPU per command).
+    const redisCpuUs = results.throughput[`${s.name}/verifyKeyLimits`]?.redisUs ?? Number.NaN;
     const before = redisCalls(redisPorts[s.name]!);
     const monitor = monitorCommands(redisPorts[s.name]!);
     const ok = await load('Redis calls');
@@ -276,7 +283,7 @@ async function main(): Promise<number> {
       coldPassPerKey,
     };
     results.calls[s.name] = c;
-    log(`  ✓ ${s.name}: ${ok} verifications (${(c.rps / 1000).toFixed(1)}k/s); commandstats ${c.redisCalls} calls = ${c.perVerification.toFixed(3)} (Redis used ${c.usecPerVerification.toFixed(2)} µs of CPU per verification, measured apart without MONITOR), of which sent by keygate ${c.sent} = ${c.sentPerVerification.toFixed(3)} (MONITOR; ${c.inScripts} ran inside scripts) ${JSON.stringify(byCommand)}; the cold pass before: ${coldPassPerKey.toFixed(2)} commandstats calls per key`);
+    log(`  ✓ ${s.name}: ${ok} verifications (${(c.rps / 1000).toFixed(1)}k/s); commandstats ${c.redisCalls} calls = ${c.perVerification.toFixed(3)} (Redis used ${c.usecPerVerification.toFixed(2)} µs of CPU per verification in the max-throughput rounds, without MONITOR), of which sent by keygate ${c.sent} = ${c.sentPerVerification.toFixed(3)} (MONITOR; ${c.inScripts} ran inside scripts) ${JSON.stringify(byCommand)}; the cold pass before: ${coldPassPerKey.toFixed(2)} commandstats calls per key`);
   }
 
   // The scenario servers are done; the memory run gets the machine to itself.

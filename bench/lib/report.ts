@@ -22,8 +22,12 @@ export interface Results {
   loadavgAfter?: number[];
   seconds?: number;
   seeding: Record<string, { keys: number; identities: number; seconds: number }>;
-  /** eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other threads (not known for a remote deployment). */
-  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number }>;
+  /**
+   * eventLoopUs, otherThreadsUs: CPU per request of the server's event loop and of all its other
+   * threads (not known for a remote deployment); redisUs: that of its redis-servers, in the
+   * Redis modes' verifyKeyLimits rounds.
+   */
+  throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number; redisUs?: number }>;
   /** At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate. */
   latency: Record<string, RateResult>;
   latencyBaseline: Record<string, RateResult>;
@@ -102,7 +106,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   for (const id of REFERENCE_SCENARIOS) row('reference (minimal verify, no bookkeeping)', id, `reference/${id}`);
   if (Object.keys(r.calls).length > 0) {
     out.push('', 'Redis calls per verification (verifyKeyLimits, wrk 100 connections at full speed, after one pass over the keys filled the record cache). commandstats: INFO commandstats summed over every master (INFO excluded), which counts the commands Lua scripts run too; sent: commands keygate sent (MONITOR lines not from a script); cold pass: commandstats calls per key of that first pass:', '');
-    out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification (INFO cpu, a run without MONITOR) | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');
+    out.push('| server | verifications | req/s | commandstats calls | per verification | Redis CPU µs per verification (INFO cpu, median of the max-throughput rounds) | sent by keygate | per verification | cold pass, per key | by command (commandstats) |', '|---|---|---|---|---|---|---|---|---|---|');
     for (const [server, c] of Object.entries(r.calls)) {
       out.push(`| ${server} | ${c.verifications} | ${k(c.rps)} | ${c.redisCalls} | ${c.perVerification.toFixed(3)} | ${c.usecPerVerification.toFixed(2)} | ${c.sent} | ${c.sentPerVerification.toFixed(3)} | ${c.coldPassPerKey.toFixed(2)} | ${Object.entries(c.byCommand).map(([n, v]) => `${n} ${v}`).join(', ')} |`);
     }

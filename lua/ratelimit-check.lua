@@ -56,6 +56,8 @@ local A = cmsgpack.unpack(ARGV[3])
 -- makes Redis keep the hash as a hash table, also across restarts. '!' begins no counter's field.
 local TABLE_FIELD = '!'
 local TABLE_VALUE = 'keeps this hash a hash table: in a listpack every counter read would scan all of its fields'
+-- A counter with no stored state still fills its place in the reply, so every state sits at a fixed offset.
+local NO_STATE = string.rep('\0', 24)
 local m = #KEYS
 local FIELD0 = m -- A[FIELD0 + i] is field i
 
@@ -123,8 +125,6 @@ for g = 1, G do
   out[g + 1] = passed and '1' or '0'
 end
 
--- A field with no state still fills its place, so every state sits at a fixed offset.
-local NO_STATE = string.rep('\0', 24)
 for i = 1, fields do out[G + 1 + i] = stored[i] or NO_STATE end
 
 -- Deletes the fields of `hash` two windows or more behind `now` among about `count` from its cursor.

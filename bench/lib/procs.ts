@@ -132,13 +132,52 @@ export interface KeygateServer extends Server {
 /**
  * From here a started keygate's output is read and dropped (as a log collector would take it),
  * not kept in this process: at LOG_LEVEL=info a line per request for minutes is hundreds of MB.
+ * Its warnings and errors are printed to the bench's stderr as they come (`name` says whose): they
+ * tell a disturbed run (a cache bypassed, Redis unreachable) from a slow build.
  */
-export function dropOutput(child: ChildKeygate): ChildKeygate {
+export function dropOutput(child: ChildKeygate, name = 'keygate'): ChildKeygate {
   for (const stream of [child.process.stdout!, child.process.stderr!]) {
     stream.removeAllListeners('data');
-    stream.resume();
+    const tap = warningTap((line) => process.stderr.write(`bench: ${name} logged: ${line}\n`));
+    stream.on('data', tap);
   }
   return child;
+}
+
+/** pino's level field of warn (40), error (50) and fatal (60) lines: request lines are info (30). */
+const LOUD_LEVELS = ['{"level":40', '{"level":50', '{"level":60'].map((marker) => Buffer.from(marker));
+/** Loud lines printed per stream; past it they are only counted. */
+const LOUD_LINES_SHOWN = 50;
+
+/**
+ * Finds warn and above in JSON log chunks without splitting them into lines (the bench reads
+ * keygate's output on the load generator's core). A line cut by a chunk boundary is looked at
+ * with the part before it; pretty (non-JSON) output is not recognised.
+ */
+export function warningTap(print: (line: string) => void): (chunk: Buffer) => void {
+  let carry = Buffer.alloc(0);
+  let shown = 0;
+  let hidden = 0;
+  return (chunk) => {
+    const end = chunk.lastIndexOf(10);
+    if (end < 0) {
+      carry = Buffer.concat([carry, chunk]);
+      return;
+    }
+    const text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, end + 1)]) : chunk.subarray(0, end + 1);
+    carry = Buffer.from(chunk.subarray(end + 1));
+    for (const marker of LOUD_LEVELS) {
+      for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, at + 1)) {
+        if (at > 0 && text[at - 1] !== 10) continue;
+        if (shown >= LOUD_LINES_SHOWN) {
+          if (++hidden % 1000 === 1) print(`(${hidden} more warning or error line(s) not shown)`);
+          continue;
+        }
+        shown++;
+        print(text.toString('utf8', at, text.indexOf(10, at)));
+      }
+    }
+  };
 }
 
 /** Levels at which keygate logs that it listens; below them readiness is read from /v2/liveness. */
@@ -158,7 +197,7 @@ export async function startKeygate(mode: Mode, name: string, extraEnv: Record<st
   // flags, unless a variant says otherwise.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', NODE_OPTIONS: START_NODE_FLAGS, ...extraEnv };
   const child = await spawnKeygate(env, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
-  dropOutput(child);
+  dropOutput(child, `keygate ${name}`);
   const pid = child.process.pid!;
   pinServer(pid);
   const stop = async (): Promise<void> => { await child.kill('SIGTERM'); };

@@ -91,7 +91,8 @@ export class ThreadRecorder implements Recorder {
   flush(): Promise<void> {
     if (this.inline) return this.inline.flush();
     this.post();
-    return this.request('flush');
+    // Resolved only once this thread's reads see what the writer thread committed.
+    return this.request('flush').then(() => this.store.seeOtherThreadsWrites?.());
   }
 
   async close(): Promise<void> {

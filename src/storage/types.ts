@@ -380,6 +380,11 @@ export interface VerificationStore {
   pruneRollups(granularity: RollupGranularity, beforeMs: number): Promise<void>;
   /** How many records are kept now. */
   count(): Promise<number>;
+  /**
+   * Makes what another thread of this process committed (the analytics writer) visible to this
+   * thread's next read. Absent where reads always see the latest writes.
+   */
+  seeOtherThreadsWrites?(): void;
 }
 
 export interface Storage {

@@ -7,12 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ThreadRecorder } from '../../src/analytics/recorder-thread.js';
 import { createLogger } from '../../src/obs/log.js';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import type { Storage } from '../../src/storage/types.js';
+import { PROJECT_DIR } from '../support/process.js';
 
 const T0 = Date.UTC(2026, 10, 23, 10, 0, 0);
 const record = (i: number, keyId = 'key_1') => ({ time: T0 + i, requestId: `req_${i}`, apiId: 'api_1', keyId, outcome: 'VALID', spentCredits: 1, latency: 2 });
@@ -50,6 +52,30 @@ describe('ThreadRecorder (writer thread on a real LMDB folder)', () => {
     }
     expect(recorder.stats()).toEqual({ written: 300, failed: 0, dropped: 0, pending: 0, onThread: true });
     await recorder.close();
+  });
+
+  test('what another thread committed is readable here once the store is told so (a flush does that)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'keygate-recorder-thread-'));
+    storage = openLmdbStorage(dir);
+    expect(await storage.verifications.count()).toBe(0);
+    // Another thread appends while this one waits without an event-loop turn, as when a flush's
+    // answer arrives in the same turn as a read made before the writer committed.
+    const committed = new Int32Array(new SharedArrayBuffer(4));
+    const writer = new Worker(`
+      const { workerData } = require('node:worker_threads');
+      import(workerData.open).then(async ({ openLmdbStorage }) => {
+        const storage = openLmdbStorage(workerData.dir);
+        await storage.verifications.append([workerData.record]);
+        Atomics.store(workerData.committed, 0, 1);
+        Atomics.notify(workerData.committed, 0);
+      });`, { eval: true, workerData: { open: pathToFileURL(join(PROJECT_DIR, 'dist/storage/lmdb/open.js')).href, dir, record: record(0), committed } });
+    while (Atomics.load(committed, 0) === 0) Atomics.wait(committed, 0, 0, 50);
+    // lmdb-js still reads through the snapshot this turn began with.
+    expect(await storage.verifications.count()).toBe(0);
+    storage.verifications.seeOtherThreadsWrites!();
+    expect(await storage.verifications.count()).toBe(1);
+    expect((await storage.verifications.range({ limit: 10 })).map((r) => r.requestId)).toEqual(['req_0']);
+    await writer.terminate();
   });
 
   test('a full batch goes to the thread without waiting for the timer; close stores the rest', async () => {

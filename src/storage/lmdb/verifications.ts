@@ -198,6 +198,14 @@ export class LmdbVerificationStore implements VerificationStore {
     return this.kept();
   }
 
+  /**
+   * lmdb-js reads through one snapshot until a timer renews it, so a read right after the
+   * writer thread's commit could still miss it; renewing now makes it visible.
+   */
+  seeOtherThreadsWrites(): void {
+    this.t.verifications.resetReadTxn();
+  }
+
   /** LMDB keeps the entry count of a database: O(1), no scan. */
   private entries(): number {
     return (this.t.verifications.getStats() as { entryCount: number }).entryCount;

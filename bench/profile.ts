@@ -4,6 +4,8 @@
  * then profiles the event loop with V8's sampling profiler during a wrk run and prints the
  * functions with most time of their own and most time in all they call, as shares of the samples.
  * The profile is written to bench/results/ (open it in Chrome DevTools' Performance panel).
+ * With --heap: V8's sampling heap profiler instead, and the functions that allocate the most bytes
+ * per request (objects collected since included), the young generation's work per request.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,24 +24,45 @@ const HELP = `Usage: npm run bench:profile -- [options]
   --keys N       keys seeded (default 2000)
   --env K=V,K=V  keygate settings (e.g. CACHE_MAX_ENTRIES=100 to profile the path of keys not in the hot set)
   --seconds S    seconds profiled (default 8)
-  --top N        rows per table (default 30)`;
+  --top N        rows per table (default 30)
+  --heap         bytes allocated per request by function (sampling heap profiler) instead of CPU time`;
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' }, keys: { type: 'string', default: '2000' },
-    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, help: { type: 'boolean' },
+    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, heap: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[] }
 
+interface HeapNode { callFrame: ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
+
+/** Bytes allocated per request by the function that allocated them (name, file, line). */
+function summarizeHeap(head: HeapNode, requests: number, top: number): string {
+  const self = new Map<string, number>();
+  let all = 0;
+  const walk = (n: HeapNode): void => {
+    all += n.selfSize;
+    const name = frameName(n.callFrame);
+    self.set(name, (self.get(name) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c);
+  };
+  walk(head);
+  const perRequest = (bytes: number): string => (bytes / Math.max(requests, 1)).toFixed(0);
+  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, b]) => `| ${perRequest(b)} | \`${n.trim()}\` |`).join('\n');
+  return `${perRequest(all)} bytes allocated per request (${requests} requests profiled).\n\n| bytes per request | allocated in |\n|---|---|\n${rows}`;
+}
+
+const frameName = (f: ProfileNode['callFrame']): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+
 /** Self and total shares per function (name, file, line), each function counted once per sample. */
 function summarize(profile: Profile, top: number): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (n: ProfileNode): string => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+  const name = (n: ProfileNode): string => frameName(n.callFrame);
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   for (const id of profile.samples) {
@@ -77,7 +100,7 @@ async function main(): Promise<void> {
     : values.mode === 'cluster' ? { REDIS_CLUSTER_NODES: (await startCluster()).nodes.join(',') } : {};
   const script = new URL('./profile-main.mjs', import.meta.url).pathname;
   const server = await startKeygate(values.mode as Mode, 'profile',
-    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), ...redisEnv }, script);
+    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), PROFILE_KIND: values.heap ? 'heap' : 'cpu', ...redisEnv }, script);
   const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), Number(values.identities), () => undefined);
   const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
   const bodies = join(work, 'bodies.txt');
@@ -87,13 +110,15 @@ async function main(): Promise<void> {
   process.kill(server.pid, 'SIGUSR2');
   const result = await run(seconds + 1, 'profiled');
   for (let waited = 0; !existsSync(out) && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-  const profile = JSON.parse(readFileSync(out, 'utf8')) as Profile;
+  const text = readFileSync(out, 'utf8');
   const resultsDir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(resultsDir, { recursive: true });
-  const saved = join(resultsDir, `profile-${values.mode}-${values.scenario}.cpuprofile`);
-  writeFileSync(saved, JSON.stringify(profile));
+  const saved = join(resultsDir, `profile-${values.mode}-${values.scenario}.${values.heap ? 'heapprofile' : 'cpuprofile'}`);
+  writeFileSync(saved, text);
   log(`\n${values.mode}, scenario ${values.scenario}: ${(result.rps / 1000).toFixed(1)}k req/s while profiled (the profiler slows it); profile in ${saved}\n`);
-  log(summarize(profile, Number(values.top)));
+  // The wrk run outlasts the profile by a second: requests are counted at the run's rate.
+  if (values.heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top)));
+  else log(summarize(JSON.parse(text) as Profile, Number(values.top)));
 }
 
 main().then(() => stopAll(), async (err: unknown) => {

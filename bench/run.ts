@@ -207,7 +207,7 @@ async function main(): Promise<number> {
    * pass over the keys first, as a deployment verifying them all along has them remembered. The
    * cold pass's own cost is reported with the Redis calls below.
    */
-  const warmIfExpired = async (server: Measured, sc: Scenario, list: readonly string[] | undefined): Promise<void> => {
+  const rememberKeysFirst = async (server: Measured, sc: Scenario, list: readonly string[] | undefined): Promise<void> => {
     const mode = servers.find((x) => x.pid === server.pid)?.mode;
     if (mode === undefined || mode === 'embedded' || sc.procedure !== 'keys.verifyKey' || list === undefined) return;
     const { failures, first } = await verifyEach(server.url, list);
@@ -216,7 +216,7 @@ async function main(): Promise<number> {
   const afterBaseline = async (round: number, server: Measured, sc: Scenario): Promise<void> => {
     await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: baselineRunS, label: `round ${round} baseline` }));
     const key = `${server.name}/${sc.id}`;
-    await warmIfExpired(server, sc, bodies.get(key));
+    await rememberKeysFirst(server, sc, bodies.get(key));
     // Redis's CPU in every round of the limits budget's scenario: a median of rounds spread over
     // the phase, as the throughput's, not one run at one moment of the host's noise.
     const ports = sc.id === 'verifyKeyLimits' ? redisPorts[server.name] : undefined;
@@ -248,7 +248,7 @@ async function main(): Promise<number> {
   for (const s of servers) for (const sc of SCENARIOS.filter((x) => x.latency)) {
     const key = `${s.name}/${sc.id}`;
     const rate = Math.round(results.throughput[key]!.rps / 2);
-    await warmIfExpired(s, sc, bodies.get(key));
+    await rememberKeysFirst(s, sc, bodies.get(key));
     results.latency[key] = await runAtRate({ ...rateOpts, rate, url: target(s, sc), bodies: bodies.get(key)!, label: `${s.name} ${sc.id} @${(rate / 1000).toFixed(1)}k` });
     results.latencyBaseline[key] = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: bodies.get(key)!, label: `baseline @${(rate / 1000).toFixed(1)}k` });
   }

@@ -69,7 +69,10 @@ describe('ThreadRecorder (writer thread on a real LMDB folder)', () => {
         Atomics.store(workerData.committed, 0, 1);
         Atomics.notify(workerData.committed, 0);
       });`, { eval: true, workerData: { open: pathToFileURL(join(PROJECT_DIR, 'dist/storage/lmdb/open.js')).href, dir, record: record(0), committed } });
-    while (Atomics.load(committed, 0) === 0) Atomics.wait(committed, 0, 0, 50);
+    // Bounded: a synchronous wait is beyond the test timeout's reach.
+    const deadline = Date.now() + 15_000;
+    while (Atomics.load(committed, 0) === 0 && Date.now() < deadline) Atomics.wait(committed, 0, 0, 50);
+    expect(Atomics.load(committed, 0), 'the other thread never committed').toBe(1);
     // lmdb-js still reads through the snapshot this turn began with.
     expect(await storage.verifications.count()).toBe(0);
     storage.verifications.seeOtherThreadsWrites!();

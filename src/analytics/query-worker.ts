@@ -51,7 +51,12 @@ port.on('message', (message: QueryMessage) => {
     throw err;
   });
   void storage
-    .then((opened) => runAnalyticsQuery(message.sql, message.scope, { storage: opened, config, now: () => message.now }))
+    .then((opened) => {
+      // The answer counts what the writer thread committed before the query was sent (the route
+      // flushes first); this thread may still hold an older snapshot of the folder.
+      opened.verifications.seeOtherThreadsWrites?.();
+      return runAnalyticsQuery(message.sql, message.scope, { storage: opened, config, now: () => message.now });
+    })
     .then(
       (rows) => port.postMessage({ id: message.id, rows } satisfies QueryAnswer),
       (err: unknown) => port.postMessage(err instanceof QueryError

@@ -9,12 +9,14 @@ import { Session } from 'node:inspector/promises';
 
 const session = new Session();
 session.connect();
-if (process.env.PROFILE_KIND === 'heap') {
+if (process.env.PROFILE_KIND === 'heap' || process.env.PROFILE_KIND === 'promoted') {
   // Every allocation sampled (one per 4 KiB on average), also of objects collected since: what
-  // the event loop allocates, not what stays.
+  // the event loop allocates, not what stays. 'promoted' leaves out what a young-generation
+  // collection freed: what outlived the young generation (kept, or freed later by a full one).
+  const promoted = process.env.PROFILE_KIND === 'promoted';
   await session.post('HeapProfiler.enable');
   process.on('SIGUSR2', () => {
-    void session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true })
+    void session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !promoted })
       .then(() => setTimeout(() => {
         void session.post('HeapProfiler.stopSampling').then(({ profile }) => writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile)));
       }, Number(process.env.PROFILE_SECONDS) * 1000));

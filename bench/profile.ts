@@ -5,7 +5,8 @@
  * functions with most time of their own and most time in all they call, as shares of the samples.
  * The profile is written to bench/results/ (open it in Chrome DevTools' Performance panel).
  * With --heap: V8's sampling heap profiler instead, and the functions that allocate the most bytes
- * per request (objects collected since included), the young generation's work per request.
+ * per request (objects collected since included), the young generation's work per request; with
+ * --promoted only what outlived the young generation (what its collections copy to the old one).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,12 +26,13 @@ const HELP = `Usage: npm run bench:profile -- [options]
   --env K=V,K=V  keygate settings (e.g. CACHE_MAX_ENTRIES=100 to profile the path of keys not in the hot set)
   --seconds S    seconds profiled (default 8)
   --top N        rows per table (default 30)
-  --heap         bytes allocated per request by function (sampling heap profiler) instead of CPU time`;
+  --heap         bytes allocated per request by function (sampling heap profiler) instead of CPU time
+  --promoted     as --heap, but only what outlived the young generation (what its collections promote)`;
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' }, keys: { type: 'string', default: '2000' },
-    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, heap: { type: 'boolean' }, help: { type: 'boolean' },
+    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, heap: { type: 'boolean' }, promoted: { type: 'boolean' }, help: { type: 'boolean' },
   },
 });
 
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     : values.mode === 'cluster' ? { REDIS_CLUSTER_NODES: (await startCluster()).nodes.join(',') } : {};
   const script = new URL('./profile-main.mjs', import.meta.url).pathname;
   const server = await startKeygate(values.mode as Mode, 'profile',
-    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), PROFILE_KIND: values.heap ? 'heap' : 'cpu', ...redisEnv }, script);
+    { ...parseSettings(values.env!), PROFILE_OUT: out, PROFILE_SECONDS: String(seconds), PROFILE_KIND: values.promoted ? 'promoted' : values.heap ? 'heap' : 'cpu', ...redisEnv }, script);
   const seeded = await seedScenarioKeys(server.url, ROOT_KEY, Number(values.keys), Number(values.identities), () => undefined);
   const chosen = values.scenario === 'one' ? seeded.plainKeys.slice(0, 1) : values.scenario === 'limits' ? seeded.limitedKeys : seeded.plainKeys;
   const bodies = join(work, 'bodies.txt');
@@ -113,11 +115,12 @@ async function main(): Promise<void> {
   const text = readFileSync(out, 'utf8');
   const resultsDir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(resultsDir, { recursive: true });
-  const saved = join(resultsDir, `profile-${values.mode}-${values.scenario}.${values.heap ? 'heapprofile' : 'cpuprofile'}`);
+  const heap = values.heap || values.promoted;
+  const saved = join(resultsDir, `profile-${values.mode}-${values.scenario}${values.promoted ? '-promoted' : ''}.${heap ? 'heapprofile' : 'cpuprofile'}`);
   writeFileSync(saved, text);
   log(`\n${values.mode}, scenario ${values.scenario}: ${(result.rps / 1000).toFixed(1)}k req/s while profiled (the profiler slows it); profile in ${saved}\n`);
   // The wrk run outlasts the profile by a second: requests are counted at the run's rate.
-  if (values.heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top)));
+  if (heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top)));
   else log(summarize(JSON.parse(text) as Profile, Number(values.top)));
 }
 

@@ -2,11 +2,22 @@
  * Entry point of `npm start` and `keygate serve`: settings → server → signals. The only place
  * that exits the process.
  */
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './config.js';
 import { startKeygate } from './keygate.js';
 import { NativeHttpUnavailableError } from './server/uws.js';
 
+/**
+ * V8 allocates an object literal's later copies straight in the old generation once most of those
+ * it saw outlived a young-generation collection. A stall (cold keys waiting on storage at start-up)
+ * can make it decide so for per-request objects, for the life of the process: their garbage then
+ * waits for full collections, and every young object they point to survives each young collection
+ * (copied, then promoted), which makes each of them several times as long. Set before any code is hot.
+ */
+const GC_FLAGS = '--no-allocation-site-pretenuring';
+
 export async function serve(): Promise<void> {
+  setFlagsFromString(GC_FLAGS);
   let config;
   try {
     config = loadConfig();

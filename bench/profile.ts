@@ -41,8 +41,8 @@ interface Profile { nodes: ProfileNode[]; samples: number[] }
 
 interface HeapNode { callFrame: ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
 
-/** Bytes allocated per request by the function that allocated them (name, file, line). */
-function summarizeHeap(head: HeapNode, requests: number, top: number): string {
+/** Bytes per request by the function that allocated them (name, file, line); `what`: which bytes the profile holds. */
+function summarizeHeap(head: HeapNode, requests: number, top: number, what: string): string {
   const self = new Map<string, number>();
   let all = 0;
   const walk = (n: HeapNode): void => {
@@ -54,7 +54,7 @@ function summarizeHeap(head: HeapNode, requests: number, top: number): string {
   walk(head);
   const perRequest = (bytes: number): string => (bytes / Math.max(requests, 1)).toFixed(0);
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, b]) => `| ${perRequest(b)} | \`${n.trim()}\` |`).join('\n');
-  return `${perRequest(all)} bytes allocated per request (${requests} requests profiled).\n\n| bytes per request | allocated in |\n|---|---|\n${rows}`;
+  return `${perRequest(all)} bytes ${what} per request (${requests} requests profiled).\n\n| bytes per request | allocated in |\n|---|---|\n${rows}`;
 }
 
 const frameName = (f: ProfileNode['callFrame']): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${f.url ? `:${f.lineNumber + 1}` : ''}`;
@@ -120,7 +120,8 @@ async function main(): Promise<void> {
   writeFileSync(saved, text);
   log(`\n${values.mode}, scenario ${values.scenario}: ${(result.rps / 1000).toFixed(1)}k req/s while profiled (the profiler slows it); profile in ${saved}\n`);
   // The wrk run outlasts the profile by a second: requests are counted at the run's rate.
-  if (heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top)));
+  const what = values.promoted ? 'allocated and kept past the young generation' : 'allocated';
+  if (heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top), what));
   else log(summarize(JSON.parse(text) as Profile, Number(values.top)));
 }
 

@@ -10,7 +10,7 @@ import { NativeHttpUnavailableError } from './server/uws.js';
 /**
  * V8 allocates an object literal's later copies straight in the old generation once most of those
  * it saw outlived a young-generation collection. A stall (cold keys waiting on storage at start-up)
- * can make it decide so for per-request objects, for the life of the process: their garbage then
+ * can make it decide so for per-request objects, and it keeps to that: their garbage then
  * waits for full collections, and every young object they point to survives each young collection
  * (copied, then promoted), which makes each of them several times as long. Set before any code is hot.
  */

@@ -1,8 +1,8 @@
 /**
  * keygate's main.js under V8's sampling profiler, for `npm run bench:profile`: on SIGUSR2 it
- * profiles the process (every 100 µs of the event loop; with PROFILE_KIND=heap, its allocations)
- * for PROFILE_SECONDS and writes the profile to PROFILE_OUT. The inspector runs in this process;
- * nothing listens on a port.
+ * profiles the process (every 100 µs of the event loop; with PROFILE_KIND=heap or promoted, its
+ * allocations) for PROFILE_SECONDS and writes the profile to PROFILE_OUT. The inspector runs in
+ * this process; nothing listens on a port.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -34,20 +34,43 @@ export function bucketStart(granularity: RollupGranularity, ms: number): number 
 export type RollupDims = readonly [string, string, string | null, string | null, string, readonly string[] | null];
 
 /**
- * Dimensions and their digest by their JSON (the columns' `dims` entries), kept across batches:
- * a digest per distinct combination, not per record. Bounded; cleared when full (a miss only
- * costs the digest again).
+ * A combination of dimensions as the rollups know it: parsed, with its digest, and the row it last
+ * added to (a shortcut past the maps of RollupSums for the rows a batch adds to again and again).
  */
-const known = new Map<string, { dims: RollupDims; digest: string }>();
+interface NamedDims {
+  readonly json: string;
+  readonly dims: RollupDims;
+  readonly digest: string;
+  /** The row of RollupSums `rowSums` (its serial) this combination last added to. */
+  row: RollupDelta | null;
+  rowSums: number;
+}
+
+/**
+ * Dimensions and their digest by their JSON (the columns' `dims` entries), and by the id the
+ * columns give them (VerificationColumns.dimIds), kept across batches: a digest per distinct
+ * combination, not per record. Bounded; cleared when full (a miss only costs the digest again).
+ */
+const known = new Map<string, NamedDims>();
+const knownById = new Map<number, NamedDims>();
 const KNOWN_MAX = 100_000;
 
-function namedDims(json: string): { dims: RollupDims; digest: string } {
+function namedDims(json: string, id: number | undefined): NamedDims {
+  if (id !== undefined) {
+    // The id is a hint (columns of another thread's builder may reuse it): the JSON decides.
+    const byId = knownById.get(id);
+    if (byId !== undefined && byId.json === json) return byId;
+  }
   let named = known.get(json);
   if (named === undefined) {
     // A row's name is the SHA-1 of its dimensions' JSON: short and fixed-length (tags can be 10 KB).
-    named = { dims: JSON.parse(json) as RollupDims, digest: createHash('sha1').update(json).digest('base64url') };
+    named = { json, dims: JSON.parse(json) as RollupDims, digest: createHash('sha1').update(json).digest('base64url'), row: null, rowSums: -1 };
     if (known.size >= KNOWN_MAX) known.clear();
     known.set(json, named);
+  }
+  if (id !== undefined) {
+    if (knownById.size >= KNOWN_MAX) knownById.clear();
+    knownById.set(id, named);
   }
   return named;
 }
@@ -74,27 +97,31 @@ export function rollupDeltas(records: readonly VerificationRecord[], granulariti
  * digest: the digests are the cached strings of namedDims, whose hashes V8 keeps, so adding to a
  * row builds no string and hashes none.
  */
+/** Serials of RollupSums, for NamedDims.rowSums: a number, so no combination keeps a whole RollupSums alive. */
+let nextSums = 0;
+
 export class RollupSums {
   private readonly rows = new Map<RollupGranularity, Map<number, Map<string, RollupDelta>>>();
+  private readonly serial = nextSums++;
   /** Rows held. */
   size = 0;
 
+  /** Returns the row added to. */
   add(granularity: RollupGranularity, time: number, dims: RollupDims, digest: string,
-    count: number, spentCredits: number, latencySum: number, latencyCount: number): void {
+    count: number, spentCredits: number, latencySum: number, latencyCount: number): RollupDelta {
     let buckets = this.rows.get(granularity);
     if (buckets === undefined) this.rows.set(granularity, buckets = new Map());
     let bucket = buckets.get(time);
     if (bucket === undefined) buckets.set(time, bucket = new Map());
     const row = bucket.get(digest);
     if (row === undefined) {
-      bucket.set(digest, { granularity, time, dims, digest, count, spentCredits, latencySum, latencyCount });
+      const added: RollupDelta = { granularity, time, dims, digest, count, spentCredits, latencySum, latencyCount };
+      bucket.set(digest, added);
       this.size++;
-      return;
+      return added;
     }
-    row.count += count;
-    row.spentCredits += spentCredits;
-    row.latencySum += latencySum;
-    row.latencyCount += latencyCount;
+    addTo(row, count, spentCredits, latencySum, latencyCount);
+    return row;
   }
 
   /** The rows held, in no particular order (a loop: they may be too many for push(...rows)). */
@@ -130,15 +157,27 @@ export class RollupSums {
       }
     }
     if (byMinute.size === 0) return;
-    const named = c.dims.map(namedDims);
+    const ids = c.dimIds;
+    const named = c.dims.map((json, d) => namedDims(json, ids?.[d]));
+    const first = granularities[0];
     for (const [start, s] of byMinute) {
       const starts = granularities.map((g) => bucketStart(g, start));
       for (let d = 0; d < named.length; d++) {
         const at = d * SUMS;
         if (s[at] === 0) continue;
-        const { dims, digest } = named[d]!;
-        for (let g = 0; g < granularities.length; g++) {
-          this.add(granularities[g]!, starts[g]!, dims, digest, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!);
+        const n = named[d]!;
+        // The first granularity's row (the minute's, for the recorder) is mostly the one this
+        // combination added to last time: then it is added to without the three map lookups.
+        const last = n.row;
+        if (last !== null && n.rowSums === this.serial && last.time === starts[0] && last.granularity === first) {
+          addTo(last, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!);
+        }
+        else if (first !== undefined) {
+          n.row = this.add(first, starts[0]!, n.dims, n.digest, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!);
+          n.rowSums = this.serial;
+        }
+        for (let g = 1; g < granularities.length; g++) {
+          this.add(granularities[g]!, starts[g]!, n.dims, n.digest, s[at]!, s[at + 1]!, s[at + 2]!, s[at + 3]!);
         }
       }
     }
@@ -147,6 +186,13 @@ export class RollupSums {
 
 /** Sums per record: count, spent credits, latency sum, latencies. */
 const SUMS = 4;
+
+function addTo(row: RollupDelta, count: number, spentCredits: number, latencySum: number, latencyCount: number): void {
+  row.count += count;
+  row.spentCredits += spentCredits;
+  row.latencySum += latencySum;
+  row.latencyCount += latencyCount;
+}
 
 /** The rollup increments of some columns. */
 export function columnRollupDeltas(c: VerificationColumns, granularities: readonly RollupGranularity[] = GRANULARITIES): RollupDelta[] {

@@ -19,6 +19,13 @@ export interface VerificationColumns {
   /** Each distinct combination of dimensions once, as the JSON of a `Dims` tuple. */
   readonly dims: readonly string[];
   /**
+   * Per entry of `dims`, a number the builder gave that combination, the same in its later
+   * batches: a reader that keeps something per combination finds it by this number instead of
+   * hashing the JSON (a new string in every batch that crossed from another thread). A hint, not a
+   * name: ids of different builders' threads may collide, so a reader checks the JSON it finds.
+   */
+  readonly dimIds?: Uint32Array;
+  /**
    * The request ids, UTF-8, one after another (record i's ends at `requestIdEnds[i]` and starts
    * where the one before ends): moved to the writer thread with the other arrays, so handing over a
    * batch costs the event loop nothing per record (a string per record would be copied across).
@@ -56,8 +63,24 @@ const ABSENT = '\u0003';
  */
 export interface DimsSlot {
   /** Set by the builder. */
-  dims?: { readonly json: string; batch: number; index: number };
+  dims?: KnownDims;
 }
+
+/** A combination of dimensions as a builder knows it: its JSON, its id, its place in the current batch. */
+interface KnownDims {
+  readonly json: string;
+  readonly id: number;
+  batch: number;
+  index: number;
+}
+
+/**
+ * Ids of combinations, drawn once per combination object (a slot's, or a builder's own map's) for
+ * the whole thread: the same combination may get more than one id (a slot made anew); ids wrap
+ * after 2^32.
+ */
+let nextDimsId = 0;
+const knownDims = (json: string): KnownDims => ({ json, id: (nextDimsId = (nextDimsId + 1) >>> 0), batch: -1, index: 0 });
 
 export class ColumnsBuilder {
   private times: Float64Array;
@@ -65,12 +88,13 @@ export class ColumnsBuilder {
   private latencies: Float64Array;
   private dimIndex: Uint32Array;
   private dims: string[] = [];
+  private dimIds: number[] = [];
   /**
    * Every combination of dimensions seen, with its JSON and its index in the current batch (if
    * `batch` is the current one): across batches, so a key verified again costs no JSON. Cleared
    * when it reaches KNOWN_DIMS entries.
    */
-  private readonly known = new Map<string, { readonly json: string; batch: number; index: number }>();
+  private readonly known = new Map<string, KnownDims>();
   private batch = 0;
   private idBytes: Buffer;
   private readonly idEnds: Uint32Array;
@@ -97,11 +121,12 @@ export class ColumnsBuilder {
     this.spent[i] = r.spentCredits;
     this.latencies[i] = r.latency ?? Number.NaN;
     this.addRequestId(i, r.requestId);
-    const dims = slot === undefined ? this.lookUp(r) : (slot.dims ??= { json: dimsJson(r), batch: -1, index: 0 });
+    const dims = slot === undefined ? this.lookUp(r) : (slot.dims ??= knownDims(dimsJson(r)));
     if (dims.batch !== this.batch) {
       dims.batch = this.batch;
       dims.index = this.dims.length;
       this.dims.push(dims.json);
+      this.dimIds.push(dims.id);
     }
     this.dimIndex[i] = dims.index;
   }
@@ -127,13 +152,13 @@ export class ColumnsBuilder {
     this.idEnds[i] = at;
   }
 
-  private lookUp(r: VerificationRecord): { readonly json: string; batch: number; index: number } {
+  private lookUp(r: VerificationRecord): KnownDims {
     // Tags are free text, hence JSON (no separator can be forged inside it).
     const key = `${r.apiId}${SEP}${r.keyId}${SEP}${r.identityId ?? ABSENT}${SEP}${r.externalId ?? ABSENT}${SEP}${r.outcome}${r.tags === undefined ? '' : SEP + JSON.stringify(r.tags)}`;
     let dims = this.known.get(key);
     if (dims === undefined) {
       if (this.known.size >= KNOWN_DIMS) this.known.clear();
-      dims = { json: dimsJson(r), batch: -1, index: 0 };
+      dims = knownDims(dimsJson(r));
       this.known.set(key, dims);
     }
     return dims;
@@ -144,12 +169,13 @@ export class ColumnsBuilder {
     const n = this.count;
     const columns: VerificationColumns = {
       count: n, times: this.times.slice(0, n), spent: this.spent.slice(0, n), latencies: this.latencies.slice(0, n),
-      dimIndex: this.dimIndex.slice(0, n), dims: this.dims,
+      dimIndex: this.dimIndex.slice(0, n), dims: this.dims, dimIds: Uint32Array.from(this.dimIds),
       // Copies in arrays of their own: those are moved to the writer, the builder's are reused.
       requestIdBytes: new Uint8Array(this.idBytes.subarray(0, this.idAt)), requestIdEnds: this.idEnds.slice(0, n),
     };
     this.count = 0;
     this.dims = [];
+    this.dimIds = [];
     this.batch++;
     this.idAt = 0;
     return columns;
@@ -174,7 +200,8 @@ export function columnsOf(records: readonly VerificationRecord[]): VerificationC
 
 /** The arrays to transfer rather than copy. */
 export const transferables = (c: VerificationColumns): ArrayBuffer[] =>
-  [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer, c.requestIdBytes.buffer, c.requestIdEnds.buffer] as ArrayBuffer[];
+  [c.times.buffer, c.spent.buffer, c.latencies.buffer, c.dimIndex.buffer, c.requestIdBytes.buffer, c.requestIdEnds.buffer,
+    ...(c.dimIds === undefined ? [] : [c.dimIds.buffer])] as ArrayBuffer[];
 
 /**
  * The record indexes in time order (equal times keep column order). Records arrive nearly in

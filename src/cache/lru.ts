@@ -8,7 +8,12 @@ export class Lru<V> {
   /** Entries dropped to stay within `maxEntries` (since start). */
   evictions = 0;
 
-  constructor(private readonly maxEntries: number, private readonly ttlMs: number, private readonly now: () => number = Date.now) {}
+  /**
+   * `spread`: share of `ttlMs` an entry may end early, at random (0: none), so entries stored
+   * together do not all expire, and get loaded again, together.
+   */
+  constructor(private readonly maxEntries: number, private readonly ttlMs: number, private readonly now: () => number = Date.now,
+    private readonly spread = 0) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
@@ -24,7 +29,7 @@ export class Lru<V> {
 
   set(key: string, value: V): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAtMs: this.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAtMs: this.now() + this.ttlMs * (1 - this.spread * Math.random()) });
     if (this.entries.size > this.maxEntries) {
       this.entries.delete(this.entries.keys().next().value as string);
       this.evictions++;

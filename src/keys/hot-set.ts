@@ -33,8 +33,8 @@ export interface HotKey {
   readonly autoLimits: readonly AppliedLimit[];
   /** Their checks as the one group the limiter takes (made once, not per verification). */
   readonly autoGroups: readonly LimitGroup[];
-  /** Date.now() when built, for the time-to-live. */
-  readonly builtAtMs: number;
+  /** Date.now() past which the entry is built again (Infinity without a time to live). */
+  readonly expiresAtMs: number;
   /** The key's part of every verifyKey answer, and the unchanging bytes of its answers (verify-answer.ts). */
   readonly description: KeyDescription;
   readonly answer: AnswerParts;
@@ -46,12 +46,22 @@ export interface HotKey {
 export const MISSING = Symbol('missing key');
 export type HotLookup = HotKey | typeof MISSING;
 
-/** How a remembered "no such key" is held: with its age, like an entry. */
-interface Missing { readonly missing: true; readonly builtAtMs: number }
+/** How a remembered "no such key" is held: with its expiry, like an entry. */
+interface Missing { readonly missing: true; readonly expiresAtMs: number }
+
+/**
+ * Share of the time to live an entry may end early, at random: entries built together (every key
+ * verified after a start) would otherwise all expire together and be rebuilt in one burst of
+ * storage reads that stalls verification for seconds; spread out, each cycle spreads them more.
+ */
+const TTL_SPREAD = 0.25;
 
 export interface HotSetOptions {
   readonly maxEntries: number;
-  /** Entries older than this are rebuilt (a safety net where changes travel over pub/sub). */
+  /**
+   * Entries older than this are rebuilt (a safety net where changes travel over pub/sub); each
+   * lives a random 75–100 % of it.
+   */
   readonly ttlMs?: number;
   readonly now?: () => number;
 }
@@ -79,7 +89,7 @@ export class VerificationHotSet {
     this.catchUp();
     const entry = this.entries.get(hash);
     if (entry === undefined || !this.feed.live) return undefined;
-    if (this.options.ttlMs !== undefined && this.now() - entry.builtAtMs > this.options.ttlMs) {
+    if (entry.expiresAtMs !== Infinity && this.now() >= entry.expiresAtMs) {
       this.forget(hash);
       return undefined;
     }
@@ -91,16 +101,16 @@ export class VerificationHotSet {
   async load(hash: string): Promise<HotLookup> {
     this.misses++;
     const generation = this.generation;
-    const builtAtMs = this.now();
+    const expiresAtMs = this.expiry();
     const key = await this.storage.keys.findByHash(hash);
     const entry = key ? await this.build(key) : MISSING;
-    if (generation === this.generation && this.feed.live) this.remember(hash, entry, builtAtMs);
+    if (generation === this.generation && this.feed.live) this.remember(hash, entry, expiresAtMs);
     return entry;
   }
 
   /** The entry for `key` as stored now, not remembered (keys read another way: migrations). */
   async build(key: KeyRecord): Promise<HotKey> {
-    const builtAtMs = this.now();
+    const expiresAtMs = this.expiry();
     const { storage } = this;
     const api = await storage.apis.get(key.apiId);
     const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);
@@ -111,13 +121,19 @@ export class VerificationHotSet {
     return Object.freeze({
       key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, answer: answerParts(description, autoLimits),
       permissions, permissionSet: new Set(permissions),
-      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check), memo: {} }], builtAtMs, recording: {},
+      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check), memo: {} }], expiresAtMs, recording: {},
     });
   }
 
-  private remember(hash: string, entry: HotLookup, builtAtMs: number): void {
+  /** When an entry whose reads start now expires: counted from before the reads, so no read outlives the time to live. */
+  private expiry(): number {
+    const ttl = this.options.ttlMs;
+    return ttl === undefined ? Infinity : this.now() + ttl * (1 - TTL_SPREAD * Math.random());
+  }
+
+  private remember(hash: string, entry: HotLookup, expiresAtMs: number): void {
     this.forget(hash);
-    this.entries.set(hash, entry === MISSING ? { missing: true, builtAtMs } : entry);
+    this.entries.set(hash, entry === MISSING ? { missing: true, expiresAtMs } : entry);
     const identityId = entry === MISSING ? undefined : entry.key.identityId;
     if (identityId !== undefined) {
       let hashes = this.byIdentity.get(identityId);

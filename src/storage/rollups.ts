@@ -92,14 +92,14 @@ export function rollupDeltas(records: readonly VerificationRecord[], granulariti
   return columnRollupDeltas(columnsOf(records), granularities);
 }
 
+/** Serials of RollupSums, for NamedDims.rowSums: a number, so no combination keeps a whole RollupSums alive. */
+let nextSums = 0;
+
 /**
  * Increments summed by granularity, bucket and dimensions. Keyed by bucket start and then by
  * digest: the digests are the cached strings of namedDims, whose hashes V8 keeps, so adding to a
  * row builds no string and hashes none.
  */
-/** Serials of RollupSums, for NamedDims.rowSums: a number, so no combination keeps a whole RollupSums alive. */
-let nextSums = 0;
-
 export class RollupSums {
   private readonly rows = new Map<RollupGranularity, Map<number, Map<string, RollupDelta>>>();
   private readonly serial = nextSums++;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { VerificationHotSet } from '../../src/keys/hot-set.js';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
+import { expectSpreadExpiry } from '../support/expiry.js';
 
 describe('verification hot set expiry', () => {
   let dir: string;
@@ -28,15 +29,7 @@ describe('verification hot set expiry', () => {
     for (const hash of hashes) await hot.load(hash);
     const remembered = (): number => hashes.filter((hash) => hot.peek(hash) !== undefined).length;
     expect(remembered()).toBe(200);
-    now = 44_999;
-    expect(remembered()).toBe(200);
-    now = 52_500;
-    const some = remembered();
-    // Each entry has an even chance here: all or none of 200 would be odds of 2^-199.
-    expect(some).toBeGreaterThan(0);
-    expect(some).toBeLessThan(200);
-    now = 60_000;
-    expect(remembered()).toBe(0);
+    expectSpreadExpiry(60_000, 200, (ms) => { now = ms; }, remembered);
     expect(hot.size).toBe(0);
   });
 

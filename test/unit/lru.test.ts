@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { Lru } from '../../src/cache/lru.js';
+import { expectSpreadExpiry } from '../support/expiry.js';
 
 describe('Lru', () => {
   test('keeps at most maxEntries, dropping the least recently used', () => {
@@ -38,14 +39,6 @@ describe('Lru', () => {
     const lru = new Lru<number>(1_000, 1_000, () => now, 0.25);
     for (let i = 0; i < 200; i++) lru.set(`k${i}`, i);
     const alive = (): number => Array.from({ length: 200 }, (_, i) => lru.get(`k${i}`)).filter((v) => v !== undefined).length;
-    now = 749;
-    expect(alive()).toBe(200);
-    now = 875;
-    const some = alive();
-    // Each entry has an even chance here: all or none of 200 would be odds of 2^-199.
-    expect(some).toBeGreaterThan(0);
-    expect(some).toBeLessThan(200);
-    now = 1_000;
-    expect(alive()).toBe(0);
+    expectSpreadExpiry(1_000, 200, (ms) => { now = ms; }, alive);
   });
 });

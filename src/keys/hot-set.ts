@@ -103,14 +103,16 @@ export class VerificationHotSet {
     const generation = this.generation;
     const expiresAtMs = this.expiry();
     const key = await this.storage.keys.findByHash(hash);
-    const entry = key ? await this.build(key) : MISSING;
+    const entry = key ? await this.build(key, expiresAtMs) : MISSING;
     if (generation === this.generation && this.feed.live) this.remember(hash, entry, expiresAtMs);
     return entry;
   }
 
-  /** The entry for `key` as stored now, not remembered (keys read another way: migrations). */
-  async build(key: KeyRecord): Promise<HotKey> {
-    const expiresAtMs = this.expiry();
+  /**
+   * The entry for `key` as stored now, not remembered (keys read another way: migrations).
+   * `expiresAtMs`: from before `key` was read, when the caller read it.
+   */
+  async build(key: KeyRecord, expiresAtMs = this.expiry()): Promise<HotKey> {
     const { storage } = this;
     const api = await storage.apis.get(key.apiId);
     const identity = key.identityId === undefined ? null : await storage.identities.get(key.identityId);

@@ -6,8 +6,9 @@
  * the invalidation bus. While the bus is not live the cache is bypassed, so a replica that cannot
  * hear about changes never answers from memory. A change whose message could not be published
  * (the connection dropped between the write and the PUBLISH, say) is published again every
- * RETRY_MS until it goes out or `ttlMs` has passed, after which no replica can still hold what it
- * changed: without that, the other replicas would answer from memory for up to `ttlMs`.
+ * RETRY_MS until it goes out or twice `ttlMs` has passed, after which no replica can still hold
+ * what it changed (see retry()): without that, the other replicas would answer from memory until
+ * then.
  */
 import type { Invalidation, InvalidationListener } from '../../cache/invalidation.js';
 import type { Change, ChangeFeed, ChangeListener } from '../../cache/change-feed.js';
@@ -106,8 +107,10 @@ export class RecordCache implements InvalidationListener {
     if (this.retrying) return;
     this.retrying = true;
     try {
-      // Past the TTL every replica's entry has expired by itself: nothing left to tell.
-      const expired = Date.now() - this.options.ttlMs;
+      // Past twice the TTL no replica holds what changed: a record cached before the change
+      // expires within one TTL, and an entry built from it by a cache on `feed` (the verification
+      // hot set, same TTL) within one more.
+      const expired = Date.now() - 2 * this.options.ttlMs;
       this.unpublished = this.unpublished.filter((u) => u.changedAtMs > expired);
       let published = 0;
       while (this.unpublished.length > 0) {

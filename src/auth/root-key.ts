@@ -38,21 +38,36 @@ async function findLiveRootKey(rootKeys: RootKeyStore, authorization: string): P
 /** Authorization values remembered at most; past it the memory starts afresh. */
 const REMEMBERED_MAX = 10_000;
 
+/** A remembered principal and when it must be looked up again (Infinity: only on a change). */
+interface Remembered { readonly principal: Principal; readonly expiresAtMs: number }
+
+export interface RootKeyMemoryOptions {
+  /**
+   * Where changes travel over pub/sub: a principal is looked up again after this long, so a
+   * revocation whose message never went out still ends (as the record cache's entries do).
+   */
+  readonly ttlMs?: number;
+  readonly now?: () => number;
+}
+
 /**
  * Bearer authentication that remembers, per Authorization value, the principal it resolved to: a
  * client sends the same header with every call, so the root key is hashed and looked up once. Only
  * successes are remembered, and all of them are forgotten when any root key changes anywhere (the
  * backend's change feed), so a revocation stops its key within an event-loop turn here, or within
- * the pub/sub delay in distributed mode. Without a live feed nothing is remembered.
+ * the pub/sub delay in distributed mode, and within `ttlMs` there should its message be lost.
+ * Without a live feed nothing is remembered.
  */
 export class RootKeyAuthenticator {
-  private readonly remembered = new Map<string, Principal>();
+  private readonly remembered = new Map<string, Remembered>();
   /** Bumped by every change: a lookup that started before it must not be remembered. */
   private generation = 0;
   private readonly catchUp: () => void;
+  private readonly now: () => number;
 
-  constructor(private readonly rootKeys: RootKeyStore, private readonly feed: ChangeFeed) {
+  constructor(private readonly rootKeys: RootKeyStore, private readonly feed: ChangeFeed, private readonly options: RootKeyMemoryOptions = {}) {
     this.catchUp = oncePerTurn(feed);
+    this.now = options.now ?? Date.now;
     feed.listen((change) => {
       if (change.kind !== 'rootKeys' && change.kind !== 'everything') return;
       this.generation++;
@@ -64,18 +79,20 @@ export class RootKeyAuthenticator {
   authenticate(authorization: string): Principal | Promise<Principal> {
     this.catchUp();
     if (this.feed.live) {
-      const principal = this.remembered.get(authorization);
-      if (principal !== undefined) return principal;
+      const remembered = this.remembered.get(authorization);
+      if (remembered !== undefined && (remembered.expiresAtMs === Infinity || this.now() < remembered.expiresAtMs)) return remembered.principal;
     }
     return this.load(authorization);
   }
 
   private async load(authorization: string): Promise<Principal> {
     const generation = this.generation;
+    // Counted from before the lookup, so what it read is not used for longer than ttlMs.
+    const expiresAtMs = this.options.ttlMs === undefined ? Infinity : this.now() + this.options.ttlMs;
     const principal = principalFor(await findLiveRootKey(this.rootKeys, authorization));
     if (generation === this.generation && this.feed.live) {
       if (this.remembered.size >= REMEMBERED_MAX) this.remembered.clear();
-      this.remembered.set(authorization, principal);
+      this.remembered.set(authorization, { principal, expiresAtMs });
     }
     return principal;
   }

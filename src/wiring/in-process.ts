@@ -9,6 +9,6 @@ import type { Services } from './services.js';
 export function rememberedInProcess(config: Config, storage: Storage, feed: ChangeFeed, ttlMs?: number): Pick<Services, 'hotKeys' | 'rootKeyAuth'> {
   return {
     hotKeys: new VerificationHotSet(storage, feed, { maxEntries: config.cacheMaxEntries, ...(ttlMs === undefined ? {} : { ttlMs }) }),
-    rootKeyAuth: new RootKeyAuthenticator(storage.rootKeys, feed),
+    rootKeyAuth: new RootKeyAuthenticator(storage.rootKeys, feed, ttlMs === undefined ? {} : { ttlMs }),
   };
 }

@@ -5,26 +5,14 @@
  * itself succeeds), which stands in for a connection lost between a write and its PUBLISH; the
  * permission is then given back.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ok, startReplicas, type Replicas } from '../support/replicas.js';
-import { cli, startRedisStandalone, type RedisStandalone } from '../support/redis-servers.js';
+import { describe, expect, test } from 'vitest';
+import { ok, useReplicasOneWithoutPublish } from '../support/replicas.js';
 
 describe('distributed: an invalidation that could not be published', () => {
-  let redis: RedisStandalone;
-  let r: Replicas;
-  const password = 'publish-retry-test-password';
-  beforeAll(async () => {
-    redis = await startRedisStandalone();
-    cli(redis.port, ['ACL', 'SETUSER', 'nopublish', 'on', `>${password}`, '~*', '&*', '+@all', '-publish']);
-    r = await startReplicas(2, { REDIS_CLUSTER_NODES: '', REDIS_URL: redis.url, CACHE_TTL_MS: '60000' },
-      (i): Record<string, string> => (i === 0 ? { REDIS_URL: `redis://nopublish:${password}@127.0.0.1:${redis.port}` } : {}));
-  }, 60_000);
-  afterAll(async () => {
-    await r?.stop();
-    await redis?.stop(true);
-  });
+  const setup = useReplicasOneWithoutPublish({ CACHE_TTL_MS: '60000' });
 
   test('is retried: the other replica answers NOT_FOUND for a deleted key within seconds of Redis taking it, not after the TTL', async () => {
+    const { r } = setup;
     const { apiId } = await ok(r.call(1, 'apis.createApi', { name: 'publish-retry' }));
     const { key, keyId } = await ok(r.call(1, 'keys.createKey', { apiId }));
     for (let i = 0; i < 2; i++) expect((await ok(r.call(1, 'keys.verifyKey', { key }))).code).toBe('VALID');
@@ -36,7 +24,7 @@ describe('distributed: an invalidation that could not be published', () => {
     expect((await ok(r.call(1, 'keys.verifyKey', { key }))).code).toBe('VALID');
     expect(r.processes[0]!.output()).toContain('cache invalidation could not be published: retrying');
 
-    cli(redis.port, ['ACL', 'SETUSER', 'nopublish', '+publish']);
+    setup.allowPublish();
     const given = Date.now();
     await expect.poll(async () => (await ok(r.call(1, 'keys.verifyKey', { key }))).code, { timeout: 5_000, interval: 50 }).toBe('NOT_FOUND');
     expect(Date.now() - given).toBeLessThan(5_000);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { callKeygate, type CallResult } from './harness.js';
 import { spawnKeygate, type ChildKeygate } from './process.js';
-import { startRedisStandalone, type RedisStandalone } from './redis-servers.js';
+import { cli, startRedisStandalone, type RedisStandalone } from './redis-servers.js';
 
 export interface Replicas {
   readonly rootKey: string;
@@ -56,17 +56,16 @@ export async function ok<T = any>(answer: Promise<CallResult<T>>): Promise<any> 
   return (res.body as any).data;
 }
 
+interface OnOwnRedis { readonly redis: RedisStandalone; readonly r: Replicas }
+
 /**
- * For a test file that stops and starts Redis under a keygate: a persistent standalone Redis of its
- * own (AOF, as production Redis is: what was acknowledged is there after a restart) and one replica
- * on it at the default settings, started before the file's tests and stopped after them.
+ * A standalone Redis of the file's own and replicas on it, started by `start` before the file's
+ * tests (it stores each as soon as it runs, so a failed start still stops what did start) and
+ * stopped after them.
  */
-export function useReplicaOnOwnRedis(): { readonly redis: RedisStandalone; readonly r: Replicas } {
+function useOwnRedis(start: (started: { redis?: RedisStandalone; r?: Replicas }) => Promise<void>): OnOwnRedis {
   const started: { redis?: RedisStandalone; r?: Replicas } = {};
-  beforeAll(async () => {
-    started.redis = await startRedisStandalone({ persistent: true });
-    started.r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: started.redis.url });
-  }, 60_000);
+  beforeAll(() => start(started), 60_000);
   afterAll(async () => {
     await started.r?.stop();
     await started.redis?.stop(true);
@@ -74,5 +73,37 @@ export function useReplicaOnOwnRedis(): { readonly redis: RedisStandalone; reado
   return {
     get redis() { return started.redis!; },
     get r() { return started.r!; },
+  };
+}
+
+/**
+ * For a test file that stops and starts Redis under a keygate: a persistent standalone Redis of its
+ * own (AOF, as production Redis is: what was acknowledged is there after a restart) and one replica
+ * on it at the default settings.
+ */
+export function useReplicaOnOwnRedis(): OnOwnRedis {
+  return useOwnRedis(async (started) => {
+    started.redis = await startRedisStandalone({ persistent: true });
+    started.r = await startReplicas(1, { REDIS_CLUSTER_NODES: '', REDIS_URL: started.redis.url });
+  });
+}
+
+/**
+ * Two replicas on a standalone Redis of the file's own, replica 0 connected as a Redis user that
+ * may not PUBLISH: its writes succeed and its invalidation messages never go out (as when a
+ * replica loses its connection right after a write), until `allowPublish()`.
+ */
+export function useReplicasOneWithoutPublish(env: Record<string, string>): OnOwnRedis & { allowPublish(): void } {
+  const password = `nopublish-${randomBytes(8).toString('hex')}`;
+  const own = useOwnRedis(async (started) => {
+    const redis = started.redis = await startRedisStandalone();
+    cli(redis.port, ['ACL', 'SETUSER', 'nopublish', 'on', `>${password}`, '~*', '&*', '+@all', '-publish']);
+    started.r = await startReplicas(2, { REDIS_CLUSTER_NODES: '', REDIS_URL: redis.url, ...env },
+      (i): Record<string, string> => (i === 0 ? { REDIS_URL: `redis://nopublish:${password}@127.0.0.1:${redis.port}` } : {}));
+  });
+  return {
+    get redis() { return own.redis; },
+    get r() { return own.r; },
+    allowPublish() { cli(own.redis.port, ['ACL', 'SETUSER', 'nopublish', '+publish']); },
   };
 }

@@ -109,7 +109,7 @@ export class RecordCache implements InvalidationListener {
     try {
       // Past twice the TTL no replica holds what changed: a record cached before the change
       // expires within one TTL, and an entry built from it by a cache on `feed` (the verification
-      // hot set, same TTL) within one more.
+      // hot set, the remembered root keys; same TTL) within one more.
       const expired = Date.now() - 2 * this.options.ttlMs;
       this.unpublished = this.unpublished.filter((u) => u.changedAtMs > expired);
       let published = 0;

@@ -9,7 +9,7 @@ import { intern } from '../util/intern.js';
 import type { RootKeyStore } from '../storage/types.js';
 import type { RootKeyRecord } from '../storage/records.js';
 import type { Principal } from './permissions.js';
-import { oncePerTurn, type ChangeFeed } from '../cache/change-feed.js';
+import type { ChangeFeed } from '../cache/change-feed.js';
 
 /**
  * Principals by record object: stores that hand out the same object while the record is unchanged
@@ -54,19 +54,17 @@ export interface RootKeyMemoryOptions {
  * Bearer authentication that remembers, per Authorization value, the principal it resolved to: a
  * client sends the same header with every call, so the root key is hashed and looked up once. Only
  * successes are remembered, and all of them are forgotten when any root key changes anywhere (the
- * backend's change feed), so a revocation stops its key within an event-loop turn here, or within
- * the pub/sub delay in distributed mode, and within `ttlMs` there should its message be lost.
- * Without a live feed nothing is remembered.
+ * backend's change feed), so a revocation stops its key at once here, within a few milliseconds
+ * when the CLI made it, within the pub/sub delay in distributed mode, and within `ttlMs` there
+ * should its message be lost. Without a live feed nothing is remembered.
  */
 export class RootKeyAuthenticator {
   private readonly remembered = new Map<string, Remembered>();
   /** Bumped by every change: a lookup that started before it must not be remembered. */
   private generation = 0;
-  private readonly catchUp: () => void;
   private readonly now: () => number;
 
   constructor(private readonly rootKeys: RootKeyStore, private readonly feed: ChangeFeed, private readonly options: RootKeyMemoryOptions = {}) {
-    this.catchUp = oncePerTurn(feed);
     this.now = options.now ?? Date.now;
     feed.listen((change) => {
       if (change.kind !== 'rootKeys' && change.kind !== 'everything') return;
@@ -77,7 +75,7 @@ export class RootKeyAuthenticator {
 
   /** The principal at once when remembered, else a promise of it (rejected with the 401). */
   authenticate(authorization: string): Principal | Promise<Principal> {
-    this.catchUp();
+    this.feed.catchUp();
     if (this.feed.live) {
       const remembered = this.remembered.get(authorization);
       if (remembered !== undefined && (remembered.expiresAtMs === Infinity || this.now() < remembered.expiresAtMs)) return remembered.principal;

@@ -20,34 +20,10 @@ export interface ChangeFeed {
   /** While false, changes made elsewhere may not arrive: nothing may be answered from memory. */
   readonly live: boolean;
   /**
-   * Delivers the changes committed since the last call. Cheap enough to run once per event-loop
-   * turn; a no-op where changes are pushed instead (pub/sub).
+   * Delivers the changes committed since the last call (or those of other processes after a few
+   * milliseconds: storage/lmdb/changes.ts). Cheap enough to run before every lookup; a no-op
+   * where changes are pushed instead (pub/sub).
    */
   catchUp(): void;
   listen(listener: ChangeListener): void;
-}
-
-/** Per feed, its one once-per-turn caller: every cache on a feed shares it. */
-const perTurn = new WeakMap<ChangeFeed, () => void>();
-
-/**
- * Calls `catchUp` at most once per event-loop turn, for every cache of the feed together: the
- * first caller of a turn pays for it, the flag is cleared after the turn's I/O callbacks. A write
- * acknowledged to a client finished in an earlier turn than any request sent after that answer,
- * so every such request sees it.
- */
-export function oncePerTurn(feed: ChangeFeed): () => void {
-  let shared = perTurn.get(feed);
-  if (shared === undefined) {
-    let caughtUp = false;
-    const clear = (): void => { caughtUp = false; };
-    shared = () => {
-      if (caughtUp) return;
-      caughtUp = true;
-      feed.catchUp();
-      setImmediate(clear);
-    };
-    perTurn.set(feed, shared);
-  }
-  return shared;
 }

@@ -10,7 +10,6 @@
  * Map delete and insert per verification).
  */
 import type { Change, ChangeFeed } from '../cache/change-feed.js';
-import { oncePerTurn } from '../cache/change-feed.js';
 import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
@@ -72,21 +71,19 @@ export class VerificationHotSet {
   private readonly byIdentity = new Map<string, Set<string>>();
   /** Bumped by every change: a build that started before it must not be stored. */
   private generation = 0;
-  private readonly catchUp: () => void;
   private readonly now: () => number;
   hits = 0;
   misses = 0;
   evictions = 0;
 
   constructor(private readonly storage: Storage, private readonly feed: ChangeFeed, private readonly options: HotSetOptions) {
-    this.catchUp = oncePerTurn(feed);
     this.now = options.now ?? Date.now;
     feed.listen((change) => this.changed(change));
   }
 
   /** The remembered entry for `hash`, or undefined when it must be loaded. */
   peek(hash: string): HotLookup | undefined {
-    this.catchUp();
+    this.feed.catchUp();
     const entry = this.entries.get(hash);
     if (entry === undefined || !this.feed.live) return undefined;
     if (entry.expiresAtMs !== Infinity && this.now() >= entry.expiresAtMs) {

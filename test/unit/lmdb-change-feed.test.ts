@@ -1,7 +1,9 @@
 /**
  * The embedded change log (src/storage/lmdb/changes.ts), on a real LMDB folder: what one process
  * writes, a feed opened by another reader delivers in order, once; a reader that missed entries
- * (trimmed before it read them) is told that everything changed rather than nothing.
+ * (trimmed before it read them) is told that everything changed rather than nothing; a write of
+ * the reader's own thread is delivered by its next catch-up, another writer's within
+ * OTHERS_WITHIN_MS.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Change } from '../../src/cache/change-feed.js';
-import { LmdbChangeFeed, noteChange } from '../../src/storage/lmdb/changes.js';
+import { LmdbChangeFeed, noteChange, OTHERS_WITHIN_MS } from '../../src/storage/lmdb/changes.js';
 
 describe('LMDB change log', () => {
   let dir: string;
@@ -57,5 +59,41 @@ describe('LMDB change log', () => {
     feed.catchUp();
     expect(seen.at(-1)).toEqual({ kind: 'everything' });
     expect(seen).not.toContainEqual({ kind: 'api', id: 'api_0' });
+  });
+
+  test('a write of this thread is delivered by the very next catch-up', async () => {
+    const log = openLog();
+    const feed = new LmdbChangeFeed(log);
+    const seen: Change[] = [];
+    feed.listen((c) => seen.push(c));
+    for (let i = 0; i < 5; i++) {
+      feed.catchUp();
+      await root.transaction(() => noteChange(log, { kind: 'key', id: `key_${i}`, hashes: [`h${i}`] }));
+      feed.catchUp();
+      expect(seen.at(-1)).toEqual({ kind: 'key', id: `key_${i}`, hashes: [`h${i}`] });
+    }
+  });
+
+  test('another writer of the folder (here a second handle on it, as the CLI has): delivered within OTHERS_WITHIN_MS', async () => {
+    const log = openLog();
+    const feed = new LmdbChangeFeed(log);
+    const seen: Change[] = [];
+    feed.listen((c) => seen.push(c));
+    const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
+    try {
+      const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
+      feed.catchUp();
+      await other.transaction(() => noteChange(otherLog, { kind: 'api', id: 'api_other' }));
+      const written = performance.now();
+      while (seen.length === 0 && performance.now() - written < 1_000) {
+        feed.catchUp();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(seen).toEqual([{ kind: 'api', id: 'api_other' }]);
+      // The catch-up that delivered it ran by OTHERS_WITHIN_MS after the write (with slack for a busy machine).
+      expect(performance.now() - written).toBeLessThan(OTHERS_WITHIN_MS + 50);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -2,10 +2,14 @@
  * The change log of the embedded backend: every write transaction that changes a record
  * verification reads (keys, APIs, identities, roles, permissions, root keys) appends what it
  * changed, under a sequence number kept in the same database. Every process writing the folder
- * (the server, the `keygate` CLI, the analytics threads) appends through the stores, and LMDB
- * serializes writers, so the sequence has no gaps and no duplicates. A server reads the sequence
- * once per event-loop turn (one small read) and the entries past the one it saw last, which is
- * how its in-memory caches hear of a revocation made by the CLI within a turn.
+ * (the server, the `keygate` CLI) appends through the stores, and LMDB serializes writers, so the
+ * sequence has no gaps and no duplicates. A server's in-memory caches ask the feed to catch up
+ * before every lookup; it reads the sequence (and the entries past the one it saw last):
+ * - at once after a write of its own thread, until that write's entry is read back, so a request
+ *   sent after a write was answered sees it;
+ * - otherwise at most every OTHERS_WITHIN_MS, which is how a revocation made by the CLI reaches
+ *   it. Reading on every lookup cost a read transaction (and lmdb's timer that ends it) per
+ *   event-loop turn, a tenth of a one-key verification's time on the event loop.
  *
  * The log is trimmed to its last LOG_KEPT entries; a reader that fell further behind than that
  * (it cannot, while it serves) is told that everything changed.
@@ -19,6 +23,12 @@ const LOG_KEPT = 100_000;
 /** Trimming runs when the sequence crosses a multiple of this. */
 const TRIM_EVERY = 10_000;
 
+/** Longest a change written by another process waits to be read by a server's feed. */
+export const OTHERS_WITHIN_MS = 5;
+
+/** The feeds of this thread, per log: this thread's own writes tell them what to read back. */
+const feedsOf = new WeakMap<Database, Set<LmdbChangeFeed>>();
+
 /** Compact entries: the log is written with every key change. */
 type Entry = readonly [kind: Change['kind'], id?: string, ...hashes: string[]];
 
@@ -27,6 +37,8 @@ export function noteChange(changes: Database, change: Change): void {
   const sequence = ((changes.get(SEQUENCE) as number | undefined) ?? 0) + 1;
   changes.put(SEQUENCE, sequence);
   changes.put(sequence, encode(change));
+  const feeds = feedsOf.get(changes);
+  if (feeds !== undefined) for (const feed of feeds) feed.wrote(sequence);
   if (sequence % TRIM_EVERY === 0 && sequence > LOG_KEPT) {
     for (const key of changes.getKeys({ start: 1, end: sequence - LOG_KEPT })) changes.remove(key);
   }
@@ -52,10 +64,17 @@ function decode(entry: Entry): Change {
 export class LmdbChangeFeed implements ChangeFeed {
   private readonly listeners: ChangeListener[] = [];
   private seen: number;
+  /** The highest sequence a write of this thread noted: read until seen (it may not be committed yet). */
+  private written = 0;
+  /** Date.now() from which the log is read again for other processes' writes. */
+  private nextReadAt = 0;
   readonly live = true;
 
   constructor(private readonly changes: Database) {
     this.seen = this.sequence();
+    let feeds = feedsOf.get(changes);
+    if (feeds === undefined) feedsOf.set(changes, feeds = new Set());
+    feeds.add(this);
   }
 
   private sequence(): number {
@@ -66,7 +85,19 @@ export class LmdbChangeFeed implements ChangeFeed {
     this.listeners.push(listener);
   }
 
+  /** Inside a write transaction of this thread: its entry is `sequence`. */
+  wrote(sequence: number): void {
+    if (sequence > this.written) this.written = sequence;
+  }
+
   catchUp(): void {
+    if (this.seen >= this.written) {
+      // Date.now(), not performance.now(), which costs several times as much; a clock stepped
+      // back (the wait would then look longer than OTHERS_WITHIN_MS) reads at once.
+      const now = Date.now();
+      if (now < this.nextReadAt && this.nextReadAt - now <= OTHERS_WITHIN_MS) return;
+      this.nextReadAt = now + OTHERS_WITHIN_MS;
+    }
     const last = this.sequence();
     if (last === this.seen) return;
     let expected = this.seen + 1;

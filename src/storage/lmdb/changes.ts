@@ -8,8 +8,10 @@
  * - at once after a write of its own thread, until that write's entry is read back, so a request
  *   sent after a write was answered sees it;
  * - otherwise at most every OTHERS_WITHIN_MS, which is how a revocation made by the CLI reaches
- *   it. Reading on every lookup cost a read transaction (and lmdb's timer that ends it) per
- *   event-loop turn, a tenth of a one-key verification's time on the event loop.
+ *   it. Reading on every lookup cost a read transaction (and lmdb's timer that ends it) in every
+ *   event-loop turn.
+ * A write whose transaction aborts after noting its change leaves the feed reading on every
+ * lookup until a later write of this thread commits that sequence number: slower, never stale.
  *
  * The log is trimmed to its last LOG_KEPT entries; a reader that fell further behind than that
  * (it cannot, while it serves) is told that everything changed.
@@ -92,8 +94,7 @@ export class LmdbChangeFeed implements ChangeFeed {
 
   catchUp(): void {
     if (this.seen >= this.written) {
-      // Date.now(), not performance.now(), which costs several times as much; a clock stepped
-      // back (the wait would then look longer than OTHERS_WITHIN_MS) reads at once.
+      // A clock stepped back (the wait would then look longer than OTHERS_WITHIN_MS) reads at once.
       const now = Date.now();
       if (now < this.nextReadAt && this.nextReadAt - now <= OTHERS_WITHIN_MS) return;
       this.nextReadAt = now + OTHERS_WITHIN_MS;

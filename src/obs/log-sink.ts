@@ -11,6 +11,12 @@ import { pino } from 'pino';
 
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
+/**
+ * Most bytes of log lines held for a stdout that is not being read (a stalled log collector):
+ * beyond it lines are dropped and counted, so memory stays bounded; a warning line says how many
+ * bytes went once stdout takes lines again.
+ */
+export const STDOUT_HELD_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Anything that takes chunks of bytes in order: stdout's SonicBoom, pino-pretty, or a test's stream. */
 export interface ByteDestination {
@@ -23,13 +29,32 @@ export class LogSink {
   private chunk = Buffer.allocUnsafe(FLUSH_BYTES);
   private at = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Bytes of lines the destination dropped since the last warning about it. */
+  private dropped = 0;
+  /** While the warning about them is written, and whether it was dropped too. */
+  private warning = false;
+  private warningDropped = false;
 
   constructor(private readonly out: ByteDestination) {}
 
   /** stdout, written asynchronously (a slow reader never blocks the event loop). */
   static stdout(): LogSink {
+    return LogSink.toFd(1, STDOUT_HELD_MAX_BYTES);
+  }
+
+  /** `fd`, written asynchronously, holding at most `heldMaxBytes` that it could not write yet. */
+  static toFd(fd: number, heldMaxBytes: number): LogSink {
     // pino's SonicBoom, in the mode that takes buffers as they are.
-    return new LogSink(pino.destination({ fd: 1, sync: false, contentMode: 'buffer' } as Parameters<typeof pino.destination>[0]) as unknown as ByteDestination);
+    const boom = pino.destination({ fd, sync: false, contentMode: 'buffer', maxLength: heldMaxBytes } as Parameters<typeof pino.destination>[0]);
+    const sink = new LogSink(boom as unknown as ByteDestination);
+    boom.on('drop', (data: Uint8Array) => sink.lost(data.length));
+    return sink;
+  }
+
+  /** The destination dropped `bytes` (it held too much already). */
+  private lost(bytes: number): void {
+    if (this.warning) this.warningDropped = true;
+    else this.dropped += bytes;
   }
 
   /**
@@ -55,7 +80,10 @@ export class LogSink {
     return true;
   }
 
-  /** Writes what is gathered; `cb` once the destination has it out. */
+  /**
+   * Hands what is gathered to the destination; `cb` once the destination took it (stdout's
+   * SonicBoom may still be writing it then: pino writes what is left when the process exits).
+   */
   flush(cb: (err?: Error | null) => void = () => {}): void {
     this.send();
     if (this.out.flush) this.out.flush(cb);
@@ -73,10 +101,25 @@ export class LogSink {
       this.timer = null;
     }
     if (this.at === 0) return;
+    if (this.dropped > 0) this.warnDropped();
     // The destination may hold the bytes until written: the next lines go to a new buffer.
     const full = this.chunk.subarray(0, this.at);
     this.chunk = Buffer.allocUnsafe(FLUSH_BYTES);
     this.at = 0;
     this.out.write(full);
+  }
+
+  /** A line (pino's shape) saying how many bytes were dropped; if it is dropped too, the count waits for the next one. */
+  private warnDropped(): void {
+    const dropped = this.dropped;
+    this.dropped = 0;
+    this.warningDropped = false;
+    this.warning = true;
+    try {
+      this.out.write(Buffer.from(`${JSON.stringify({ level: 40, time: Date.now(), service: 'keygate', droppedBytes: dropped, msg: 'log lines dropped: stdout was not read fast enough' })}\n`));
+    } finally {
+      this.warning = false;
+    }
+    if (this.warningDropped) this.dropped += dropped;
   }
 }

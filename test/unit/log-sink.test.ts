@@ -1,10 +1,16 @@
 /**
  * The log sink (src/obs/log-sink.ts): per-request lines gathered and written as bytes, pino's
- * lines at once, all in the order they were logged, and never a line cut between two writes.
+ * lines at once, all in the order they were logged, and never a line cut between two writes; a
+ * destination nobody reads holds a bounded amount, and what it dropped is counted in a warning.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, requestLogLine } from '../../src/obs/log.js';
+import { LogSink } from '../../src/obs/log-sink.js';
 
 function capture(): { stream: Writable; chunks: Buffer[]; text(): string } {
   const chunks: Buffer[] = [];
@@ -13,6 +19,18 @@ function capture(): { stream: Writable; chunks: Buffer[]; text(): string } {
 }
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `file` has stopped growing for 300 ms (what a writer had to write is in it). */
+async function settledSize(file: string): Promise<void> {
+  let size = -1;
+  for (let i = 0; i < 100; i++) {
+    await settle(300);
+    const now = statSync(file).size;
+    if (now === size) return;
+    size = now;
+  }
+  throw new Error(`${file} kept growing`);
+}
 
 describe('log sink', () => {
   it('request lines come out within ~50 ms without a flush, in order with pino lines, UTF-8 kept', async () => {
@@ -63,5 +81,59 @@ describe('log sink', () => {
 
   it('below info there is no request line at all', () => {
     expect(requestLogLine(createLogger('warn', capture().stream))).toBeNull();
+  });
+
+  it('a stdout nobody reads: at most the cap is held, the rest dropped whole and counted in a warning once it is read again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-logsink-'));
+    const fifo = join(dir, 'stdout');
+    const file = join(dir, 'out.log');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // The log collector: reads the pipe into a file, stopped (SIGSTOP) while the lines come.
+    const reader = spawn('sh', ['-c', 'exec cat "$0" > "$1"', fifo, file], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => reader.on('exit', resolve));
+    try {
+      let fd = -1;
+      for (let i = 0; i < 100 && fd < 0; i++) {
+        try { fd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK); } catch { await new Promise((resolve) => setTimeout(resolve, 20)); }
+      }
+      process.kill(reader.pid!, 'SIGSTOP');
+      const cap = 256 * 1024;
+      const sink = LogSink.toFd(fd, cap);
+      const line = (n: number) => Buffer.from(`${JSON.stringify({ level: 30, n, msg: 'x'.repeat(60) })}\n`);
+      let produced = 0;
+      for (let n = 0; n < 40_000; n++) {
+        const bytes = line(n);
+        sink.bytesLine(bytes);
+        produced += bytes.length;
+        // Let the writes go out (or find the pipe full) as a serving process would between requests.
+        if (n % 2_000 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      process.kill(reader.pid!, 'SIGCONT');
+      // What was held goes out first; the next line then finds room, and the warning goes with it.
+      await settledSize(file);
+      const last = line(40_000);
+      sink.bytesLine(last);
+      produced += last.length;
+      await settledSize(file);
+      closeSync(fd);
+      await exited;
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { n?: number; droppedBytes?: number; level: number });
+      const kept = lines.filter((l) => l.n !== undefined);
+      const warnings = lines.filter((l) => l.droppedBytes !== undefined);
+      // Whole lines, in order, the last one among them; what is missing is exactly what the warnings count.
+      const ns = kept.map((l) => l.n!);
+      expect(ns).toEqual([...ns].sort((a, b) => a - b));
+      expect(ns.at(-1)).toBe(40_000);
+      expect(warnings.length).toBeGreaterThan(0);
+      expect(warnings.every((w) => w.level === 40)).toBe(true);
+      const dropped = warnings.reduce((sum, w) => sum + w.droppedBytes!, 0);
+      expect(kept.reduce((sum, l) => sum + line(l.n!).length, 0) + dropped).toBe(produced);
+      // Held at most the cap beyond what the pipe itself buffers (64 KiB on Linux) and one gathered chunk.
+      expect(produced - dropped).toBeLessThanOrEqual(cap + 64 * 1024 + 64 * 1024 + last.length);
+    } finally {
+      reader.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -55,5 +55,10 @@ describe('graceful shutdown', () => {
     expect(statuses.map((s, i) => [s, i]).filter(([s]) => s !== '200')).toEqual([]);
     expect(texts.every((t) => t.includes('"code":"VALID"'))).toBe(true);
     expect(await exited).toBe(0);
+    // And none of their request lines is lost at the exit.
+    const ids = texts.map((t) => /"requestId":"(req_[A-Za-z0-9]+)"/.exec(t)?.[1]);
+    expect(ids.every((id) => id !== undefined)).toBe(true);
+    const logged = new Set([...server.output().matchAll(/"requestId":"(req_[A-Za-z0-9]+)","procedure":"keys\.verifyKey"/g)].map((m) => m[1]));
+    expect(ids.filter((id) => !logged.has(id!))).toEqual([]);
   }, 60_000);
 });

@@ -47,7 +47,6 @@ export interface RootKeyMemoryOptions {
    * revocation whose message never went out still ends (as the record cache's entries do).
    */
   readonly ttlMs?: number;
-  readonly now?: () => number;
 }
 
 /**
@@ -62,10 +61,8 @@ export class RootKeyAuthenticator {
   private readonly remembered = new Map<string, Remembered>();
   /** Bumped by every change: a lookup that started before it must not be remembered. */
   private generation = 0;
-  private readonly now: () => number;
 
   constructor(private readonly rootKeys: RootKeyStore, private readonly feed: ChangeFeed, private readonly options: RootKeyMemoryOptions = {}) {
-    this.now = options.now ?? Date.now;
     feed.listen((change) => {
       if (change.kind !== 'rootKeys' && change.kind !== 'everything') return;
       this.generation++;
@@ -78,7 +75,7 @@ export class RootKeyAuthenticator {
     this.feed.catchUp();
     if (this.feed.live) {
       const remembered = this.remembered.get(authorization);
-      if (remembered !== undefined && (remembered.expiresAtMs === Infinity || this.now() < remembered.expiresAtMs)) return remembered.principal;
+      if (remembered !== undefined && (remembered.expiresAtMs === Infinity || Date.now() < remembered.expiresAtMs)) return remembered.principal;
     }
     return this.load(authorization);
   }
@@ -86,7 +83,7 @@ export class RootKeyAuthenticator {
   private async load(authorization: string): Promise<Principal> {
     const generation = this.generation;
     // Counted from before the lookup, so what it read is not used for longer than ttlMs.
-    const expiresAtMs = this.options.ttlMs === undefined ? Infinity : this.now() + this.options.ttlMs;
+    const expiresAtMs = this.options.ttlMs === undefined ? Infinity : Date.now() + this.options.ttlMs;
     const principal = principalFor(await findLiveRootKey(this.rootKeys, authorization));
     if (generation === this.generation && this.feed.live) {
       if (this.remembered.size >= REMEMBERED_MAX) this.remembered.clear();

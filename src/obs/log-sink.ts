@@ -17,6 +17,8 @@ const FLUSH_BYTES = 64 * 1024;
  * bytes went once stdout takes lines again.
  */
 export const STDOUT_HELD_MAX_BYTES = 16 * 1024 * 1024;
+/** Longest flush() waits for a file descriptor's reader to take what is held (a stalled one must not hold up an exit). */
+const FLUSH_WAIT_MAX_MS = 5_000;
 
 /** Anything that takes chunks of bytes in order: stdout's SonicBoom, pino-pretty, or a test's stream. */
 export interface ByteDestination {
@@ -34,6 +36,11 @@ export class LogSink {
   /** While the warning about them is written, and whether it was dropped too. */
   private warning = false;
   private warningDropped = false;
+  /**
+   * For a file descriptor: bytes handed to it, and bytes it wrote or dropped, so flush() can wait
+   * until nothing is held (undefined: the destination is not followed, flush() uses its own).
+   */
+  private written: { handed: number; settled: number; waiting: (() => void)[] } | undefined;
 
   constructor(private readonly out: ByteDestination) {}
 
@@ -47,8 +54,29 @@ export class LogSink {
     // pino's SonicBoom, in the mode that takes buffers as they are.
     const boom = pino.destination({ fd, sync: false, contentMode: 'buffer', maxLength: heldMaxBytes } as Parameters<typeof pino.destination>[0]);
     const sink = new LogSink(boom as unknown as ByteDestination);
-    boom.on('drop', (data: Uint8Array) => sink.lost(data.length));
+    sink.written = { handed: 0, settled: 0, waiting: [] };
+    boom.on('write', (bytes: number) => sink.took(bytes));
+    boom.on('drop', (data: Uint8Array) => {
+      sink.lost(data.length);
+      sink.took(data.length);
+    });
     return sink;
+  }
+
+  /** Hands `chunk` to the destination (which may hold it until written). */
+  private give(chunk: Buffer): void {
+    if (this.written) this.written.handed += chunk.length;
+    this.out.write(chunk);
+  }
+
+  /** The destination wrote or dropped `bytes`; flushes waiting for that are done once nothing is held. */
+  private took(bytes: number): void {
+    const w = this.written!;
+    w.settled += bytes;
+    if (w.settled < w.handed || w.waiting.length === 0) return;
+    const waiting = w.waiting;
+    w.waiting = [];
+    for (const done of waiting) done();
   }
 
   /** The destination dropped `bytes` (it held too much already). */
@@ -64,7 +92,7 @@ export class LogSink {
   bytesLine(line: Uint8Array): void {
     if (this.at + line.length > this.chunk.length) this.send();
     if (line.length > this.chunk.length) {
-      this.out.write(Buffer.from(line));
+      this.give(Buffer.from(line));
       return;
     }
     this.chunk.set(line, this.at);
@@ -76,18 +104,36 @@ export class LogSink {
   /** pino's lines (any text): written at once, after what was gathered. */
   write(text: string): boolean {
     this.send();
-    this.out.write(Buffer.from(text, 'utf8'));
+    this.give(Buffer.from(text, 'utf8'));
     return true;
   }
 
   /**
-   * Hands what is gathered to the destination; `cb` once the destination took it (stdout's
-   * SonicBoom may still be writing it then: pino writes what is left when the process exits).
+   * Writes what is gathered; `cb` once the destination has it out (for a file descriptor: once
+   * its reader took all that was held, or after FLUSH_WAIT_MAX_MS). Shutdown exits in `cb`: a
+   * write still under way then (a reader lagging behind) would be lost.
    */
   flush(cb: (err?: Error | null) => void = () => {}): void {
     this.send();
-    if (this.out.flush) this.out.flush(cb);
-    else cb();
+    const w = this.written;
+    if (w === undefined) {
+      if (this.out.flush) this.out.flush(cb);
+      else cb();
+      return;
+    }
+    if (w.settled >= w.handed) {
+      cb();
+      return;
+    }
+    let called = false;
+    const done = (): void => {
+      if (called) return;
+      called = true;
+      clearTimeout(timer);
+      cb();
+    };
+    const timer = setTimeout(done, FLUSH_WAIT_MAX_MS);
+    w.waiting.push(done);
   }
 
   flushSync(): void {
@@ -106,7 +152,7 @@ export class LogSink {
     const full = this.chunk.subarray(0, this.at);
     this.chunk = Buffer.allocUnsafe(FLUSH_BYTES);
     this.at = 0;
-    this.out.write(full);
+    this.give(full);
   }
 
   /** A line (pino's shape) saying how many bytes were dropped; if it is dropped too, the count waits for the next one. */
@@ -116,7 +162,7 @@ export class LogSink {
     this.warningDropped = false;
     this.warning = true;
     try {
-      this.out.write(Buffer.from(`${JSON.stringify({ level: 40, time: Date.now(), service: 'keygate', droppedBytes: dropped, msg: 'log lines dropped: stdout was not read fast enough' })}\n`));
+      this.give(Buffer.from(`${JSON.stringify({ level: 40, time: Date.now(), service: 'keygate', droppedBytes: dropped, msg: 'log lines dropped: stdout was not read fast enough' })}\n`));
     } finally {
       this.warning = false;
     }

@@ -1,6 +1,7 @@
 /**
  * SIGTERM drains: 200 verifications whose requests have reached keygate but are not complete yet
- * (half of each body sent) when the signal arrives are all answered, and then the process exits 0.
+ * (half of each body sent) when the signal arrives are all answered, and then the process exits 0;
+ * no request line is lost, also when stdout's reader lags behind at that moment.
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -60,5 +61,25 @@ describe('graceful shutdown', () => {
     expect(ids.every((id) => id !== undefined)).toBe(true);
     const logged = new Set([...server.output().matchAll(/"requestId":"(req_[A-Za-z0-9]+)","procedure":"keys\.verifyKey"/g)].map((m) => m[1]));
     expect(ids.filter((id) => !logged.has(id!))).toEqual([]);
+  }, 60_000);
+
+  test('SIGTERM while stdout is not being read: the exit waits for every request line to be written', async () => {
+    const server = await spawnKeygate({ DATA_DIR: dataDir, ROOT_KEY: rootKey });
+    const call = (p: string, body: unknown) => callKeygate(server.url, `/v2/${p}`, body, { rootKey });
+    const apiId = (await call('apis.createApi', { name: 'lagging-stdout' })).body.data.apiId;
+    const { key } = (await call('keys.createKey', { apiId })).body.data;
+    // The log collector stops reading: the pipe fills and keygate holds the lines it could not write.
+    server.process.stdout!.pause();
+    const ids: string[] = [];
+    for (let wave = 0; wave < 40; wave++) {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => call('keys.verifyKey', { key })));
+      for (const answer of answers) ids.push(answer.body.meta.requestId as string);
+    }
+    const exited = server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    server.process.stdout!.resume();
+    expect(await exited).toBe(0);
+    const logged = new Set([...server.output().matchAll(/"requestId":"(req_[A-Za-z0-9]+)","procedure":"keys\.verifyKey"/g)].map((m) => m[1]));
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
   }, 60_000);
 });

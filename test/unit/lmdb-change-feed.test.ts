@@ -84,14 +84,11 @@ describe('LMDB change log', () => {
       const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
       feed.catchUp();
       await other.transaction(() => noteChange(otherLog, { kind: 'api', id: 'api_other' }));
-      const written = performance.now();
-      while (seen.length === 0 && performance.now() - written < 1_000) {
-        feed.catchUp();
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      // The first catch-up once OTHERS_WITHIN_MS has passed since the last read delivers it (no
+      // upper bound on time is asserted: a busy machine may only make the wait longer).
+      await new Promise((resolve) => setTimeout(resolve, OTHERS_WITHIN_MS + 1));
+      feed.catchUp();
       expect(seen).toEqual([{ kind: 'api', id: 'api_other' }]);
-      // The catch-up that delivered it ran by OTHERS_WITHIN_MS after the write (with slack for a busy machine).
-      expect(performance.now() - written).toBeLessThan(OTHERS_WITHIN_MS + 50);
     } finally {
       await other.close();
     }

@@ -20,7 +20,7 @@ import {
   installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir, type KeygateServer,
 } from './lib/procs.js';
 import { log } from './lib/progress.js';
-import { runAtRate } from './lib/rate.js';
+import { medianRate, runAtRate, type RateResult } from './lib/rate.js';
 import { diffCalls, monitorCommands, redisCalls, redisCpuSeconds } from './lib/redis-calls.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 import { readCpu, usPerRequest } from './lib/cpu.js';
@@ -33,6 +33,9 @@ const HELP = `Usage: npm run bench [-- options]
   --rounds N              wrk rounds per scenario, medians quoted (default 3; quick 1)
   --duration S            seconds per wrk run (default 8; quick 2)
   --rate-duration S       seconds per fixed-rate latency run (default 10; quick 2)
+  --latency-rounds N      fixed-rate rounds (keygate, then the baseline at its rate, every scenario in
+                          each round); medians quoted, the p99 budgets on the median of the rounds'
+                          ratios (default 3; quick 1)
   --burst                 autocannon's own rate shape (each connection's share sent at every second's start)
                           instead of connections staggered over the second
   --calls-duration S      seconds of the Redis calls-per-verification run (default 10; quick 2)
@@ -53,7 +56,7 @@ Operator mode: load-test a running keygate instead of starting local servers (se
 
 const { values: opt } = parseArgs({
   options: {
-    quick: { type: 'boolean', default: false }, rounds: { type: 'string' }, duration: { type: 'string' }, 'rate-duration': { type: 'string' },
+    quick: { type: 'boolean', default: false }, rounds: { type: 'string' }, duration: { type: 'string' }, 'rate-duration': { type: 'string' }, 'latency-rounds': { type: 'string' },
     burst: { type: 'boolean', default: false }, 'calls-duration': { type: 'string' }, 'memory-duration': { type: 'string' },
     'memory-keys': { type: 'string' }, keys: { type: 'string' }, identities: { type: 'string' },
     'skip-memory': { type: 'boolean', default: false }, 'skip-hashing': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' },
@@ -69,6 +72,7 @@ const settings = {
   rounds: num(opt.rounds, 3, 1),
   durationS,
   rateDurationS: num(opt['rate-duration'], 10, 2),
+  latencyRounds: num(opt['latency-rounds'], 3, 1),
   stagger: !opt.burst,
   callsDurationS: num(opt['calls-duration'], 10, 2),
   memoryDurationS: num(opt['memory-duration'], 300, 10),
@@ -242,15 +246,27 @@ async function main(): Promise<number> {
 
   // Latency at a fixed offered load: half of the scenario's own max throughput, and the baseline
   // at that same rate right after (sent the same requests), so the tails are compared under the
-  // same machine noise and the same load generator work.
-  log(`latency at half of each scenario's max throughput, keygate then the baseline at the same rate: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s`);
+  // same machine noise and the same load generator work. Rounds interleave the scenarios: one
+  // pair's tails move with the host's noise far more than medians do, so the budget takes the
+  // median of the rounds' ratios.
+  log(`latency at half of each scenario's max throughput, keygate then the baseline at the same rate: autocannon rate mode, 100 connections${settings.stagger ? ' staggered over the second' : ' (burst shape)'}, ${settings.rateDurationS} s, ${settings.latencyRounds} round(s)`);
   const rateOpts = { rootKey: ROOT_KEY, durationS: settings.rateDurationS, connections: 100, stagger: settings.stagger };
-  for (const s of servers) for (const sc of SCENARIOS.filter((x) => x.latency)) {
-    const key = `${s.name}/${sc.id}`;
-    const rate = Math.round(results.throughput[key]!.rps / 2);
-    await rememberKeysFirst(s, sc, bodies.get(key));
-    results.latency[key] = await runAtRate({ ...rateOpts, rate, url: target(s, sc), bodies: bodies.get(key)!, label: `${s.name} ${sc.id} @${(rate / 1000).toFixed(1)}k` });
-    results.latencyBaseline[key] = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: bodies.get(key)!, label: `baseline @${(rate / 1000).toFixed(1)}k` });
+  const latencyRuns: Record<string, { own: RateResult; baseline: RateResult }[]> = {};
+  for (let round = 1; round <= settings.latencyRounds; round++) {
+    for (const s of servers) for (const sc of SCENARIOS.filter((x) => x.latency)) {
+      const key = `${s.name}/${sc.id}`;
+      const rate = Math.round(results.throughput[key]!.rps / 2);
+      const at = `@${(rate / 1000).toFixed(1)}k${settings.latencyRounds > 1 ? `, round ${round}` : ''}`;
+      await rememberKeysFirst(s, sc, bodies.get(key));
+      const own = await runAtRate({ ...rateOpts, rate, url: target(s, sc), bodies: bodies.get(key)!, label: `${s.name} ${sc.id} ${at}` });
+      const baselineRun = await runAtRate({ ...rateOpts, rate, url: `${baseline.url}/v2/keys.verifyKey`, bodies: bodies.get(key)!, label: `baseline ${at}` });
+      (latencyRuns[key] ??= []).push({ own, baseline: baselineRun });
+    }
+  }
+  for (const [key, runs] of Object.entries(latencyRuns)) {
+    results.latency[key] = medianRate(runs.map((r) => r.own));
+    results.latencyBaseline[key] = medianRate(runs.map((r) => r.baseline));
+    (results.p99Ratio ??= {})[key] = median(runs.map((r) => r.own.p99Ms / r.baseline.p99Ms));
   }
 
   // Redis calls per verification: INFO commandstats over every master, 100 clients at full speed,

@@ -22,6 +22,7 @@
  */
 import autocannon from 'autocannon';
 import { Progress } from './progress.js';
+import { median } from './report.js';
 
 export interface RateResult {
   readonly offered: number;
@@ -115,4 +116,17 @@ export async function runAtRate(opts: {
   };
   progress.done(`${(result.achieved / 1000).toFixed(1)}k req/s  p50 ${result.p50Ms.toFixed(3)}  p99 ${result.p99Ms.toFixed(3)}  p99.9 ${result.p999Ms.toFixed(3)} ms${errors + non2xx ? `  errors ${errors}, non-2xx ${non2xx}` : ''}`);
   return result;
+}
+
+/**
+ * Several rounds' runs at one rate as one: the median of each percentile (and of what was
+ * achieved), the worst maximum, every error counted.
+ */
+export function medianRate(runs: readonly RateResult[]): RateResult {
+  const of = (pick: (r: RateResult) => number): number => median(runs.map(pick));
+  return {
+    offered: runs[0]!.offered, achieved: of((r) => r.achieved), responses: runs.reduce((sum, r) => sum + r.responses, 0),
+    p50Ms: of((r) => r.p50Ms), p99Ms: of((r) => r.p99Ms), p999Ms: of((r) => r.p999Ms), maxMs: Math.max(...runs.map((r) => r.maxMs)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0), non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+  };
 }

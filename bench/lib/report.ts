@@ -28,9 +28,14 @@ export interface Results {
    * Redis modes' verifyKeyLimits rounds.
    */
   throughput: Record<string, { rps: number; min: number; max: number; p99Ms: number; errors: number; rounds: number; eventLoopUs?: number; otherThreadsUs?: number; redisUs?: number }>;
-  /** At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate. */
+  /**
+   * At half of the scenario's max throughput; latencyBaseline: the baseline at that same rate.
+   * Over several rounds, each the median of the rounds (rate.ts, medianRate).
+   */
   latency: Record<string, RateResult>;
   latencyBaseline: Record<string, RateResult>;
+  /** p99 over the baseline's, the median of the rounds' own ratios (absent: the two medians' ratio). */
+  p99Ratio?: Record<string, number>;
   calls: Record<string, { verifications: number; redisCalls: number; perVerification: number; usecPerVerification: number; sent: number; sentPerVerification: number; inScripts: number; byCommand: Record<string, number>; rps: number; coldPassPerKey: number }>;
   memory?: MemoryResult;
   hashing?: HashRow[];
@@ -42,7 +47,7 @@ function metric(b: Budget, r: Results): number | undefined {
   const key = `${b.server}/${b.scenario}`;
   switch (b.metric) {
     case 'ratio': return r.throughput[key] && r.throughput.baseline ? r.throughput[key].rps / r.throughput.baseline.rps : undefined;
-    case 'p99Ratio': return r.latency[key] && r.latencyBaseline[key] ? r.latency[key].p99Ms / r.latencyBaseline[key].p99Ms : undefined;
+    case 'p99Ratio': return p99RatioOf(r, key);
     case 'otherThreadsUs': return r.throughput[key]?.otherThreadsUs;
     case 'redisUsecPerVerification': return r.calls[b.server]?.usecPerVerification;
     case 'callsPerVerification': return r.calls[b.server]?.perVerification;
@@ -55,6 +60,13 @@ function metric(b: Budget, r: Results): number | undefined {
       return on && off ? on.rps / off.rps : undefined;
     }
   }
+}
+
+/** A scenario's p99 over the baseline's at the same rate: the median of its rounds' ratios where there were rounds. */
+function p99RatioOf(r: Results, key: string): number | undefined {
+  const own = r.latency[key];
+  const base = r.latencyBaseline[key];
+  return r.p99Ratio?.[key] ?? (own && base ? own.p99Ms / base.p99Ms : undefined);
 }
 
 export function evaluate(budgets: Budgets, r: Results): Verdict[] {
@@ -72,6 +84,7 @@ export const median = (a: readonly number[]): number => { const s = [...a].sort(
 
 const k = (n: number): string => `${(n / 1000).toFixed(1)}k`;
 const ms = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(3));
+const times = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(2));
 
 export const THROUGHPUT_HEADER = [
   '| server | scenario | max req/s (min–max) | × baseline | event loop µs/req | other threads µs/req | rate | p50 | p99 | p99.9 | baseline p99 at that rate | p99 × baseline | errors |',
@@ -87,7 +100,7 @@ export function throughputRow(r: Results, server: string, scenario: string, key:
   const b = r.latencyBaseline[key];
   const ratio = t && base ? (t.rps / base.rps).toFixed(2) : '–';
   const errs = (t?.errors ?? 0) + (l ? l.errors + l.non2xx : 0);
-  return `| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${l && b ? (l.p99Ms / b.p99Ms).toFixed(2) : '–'} | ${errs} |`;
+  return `| ${server} | ${scenario} | ${t ? `${k(t.rps)} (${k(t.min)}–${k(t.max)})` : '–'} | ${ratio} | ${us(t?.eventLoopUs)} | ${us(t?.otherThreadsUs)} | ${l ? k(l.offered) : '–'} | ${ms(l?.p50Ms)} | ${ms(l?.p99Ms)} | ${ms(l?.p999Ms)} | ${ms(b?.p99Ms)} | ${times(p99RatioOf(r, key))} | ${errs} |`;
 }
 
 export function printReport(r: Results, verdicts: readonly Verdict[]): void {
@@ -96,7 +109,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   const spread = r.settings.baselineRunS !== undefined
     ? `median of ${String(r.settings.rounds)} round(s) of ${String(r.settings.durationS)} s (min–max), each run after a ${String(r.settings.baselineRunS)} s run of the baseline; × baseline: over the median of all ${base?.rounds ?? 0} baseline runs`
     : `median of ${base?.rounds ?? 0} run(s) of ${String(r.settings.durationS)} s (min–max)`;
-  out.push(`Max throughput: wrk -t1 -c100, ${spread}; CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate.`, '');
+  out.push(`Max throughput: wrk -t1 -c100, ${spread}; CPU µs per request of the server's event loop and of its other threads (all on the server's core). Latency: autocannon rate mode at half the row's max throughput, 100 connections, ${String(r.settings.rateDurationS)} s, ms, then the baseline at the same rate${Number(r.settings.latencyRounds ?? 1) > 1 ? `; ${String(r.settings.latencyRounds)} interleaved rounds, medians, and p99 × baseline the median of the rounds' ratios` : ''}.`, '');
   out.push(...THROUGHPUT_HEADER);
   const row = (server: string, scenario: string, key: string): void => { out.push(throughputRow(r, server, scenario, key)); };
   row('baseline (uWS fixed reply)', '–', 'baseline');

@@ -6,8 +6,11 @@
  * event loop batches them. Per case (identities the verifications go round, verifications per
  * call), rounds interleaved: Redis's CPU (INFO cpu) per verification and per call, and the
  * commands Redis ran per verification (INFO commandstats, a script's own included). No keygate
- * runs, so a change of the script or of the counters' layout is measured without the rest.
+ * runs, so a change of the script or of the counters' layout is measured without the rest; with
+ * --script, a changed copy of the script runs in the same rounds as the one it would replace.
  */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { encodeCheckCall, type KeyedCheck } from '../src/ratelimit/redis-check-call.js';
@@ -19,13 +22,16 @@ const USAGE = `Usage: npm run bench:redis-script -- [options]
   --case I:B       identities verified in turn : verifications per script call (repeatable;
                    default 20000:38, 20:38, 20000:3; 38 is a turn's share at 100 connections, 3 a Cluster slot's)
   --calls N        script calls per round and case (default 3000)
-  --rounds N       interleaved rounds, medians quoted (default 5)`;
+  --rounds N       interleaved rounds, medians quoted (default 5)
+  --script PATH    a variant of lua/ratelimit-check.lua to measure (repeatable; default that file):
+                   every variant runs every case in the same interleaved rounds, on counters of its own`;
 
 const { values } = parseArgs({
   options: {
     case: { type: 'string', multiple: true, default: ['20000:38', '20:38', '20000:3'] },
     calls: { type: 'string', default: '3000' },
     rounds: { type: 'string', default: '5' },
+    script: { type: 'string', multiple: true, default: ['lua/ratelimit-check.lua'] },
     help: { type: 'boolean', default: false },
   },
 });
@@ -34,25 +40,29 @@ if (values.help) {
   process.exit(0);
 }
 
-// As the limiter loads it: a resent call runs once (src/redis/scripts.ts).
-const CHECK = LuaScript.load('ratelimit-check', { once: true });
+// As the limiter loads its script: a resent call runs once (src/redis/scripts.ts).
+const scripts = values.script.map((path, i) => ({ label: relative(process.cwd(), path), check: new LuaScript(`ratelimit-check-${i}`, readFileSync(path, 'utf8'), true) }));
 /**
  * A prefix per case, so each case's counters are a hash of their own as in a deployment with that
  * many identities: Redis stores a hash of a few hundred small fields differently from one of
  * thousands (a listpack, hash-max-listpack-entries), and one shared hash took the largest case's form.
  */
-const keyPrefixOf = (c: Case): string => `kgs:${c.identities}:${c.perCall}:`;
+const keyPrefixOf = (c: Case): string => `kgs:${c.variant}:${c.identities}:${c.perCall}:`;
 /** The bench's identity limits (bench/lib/api.ts seeds the same two). */
 const LIMITS = [{ name: 'requests', durationMs: 60_000 }, { name: 'burst', durationMs: 1_000 }];
 /** In flight at once, as a busy replica keeps a few calls outstanding. */
 const PIPELINE = 8;
 
-interface Case { readonly identities: number; readonly perCall: number; next: number; readonly cpuUs: number[]; readonly commands: number[]; readonly usec: Map<string, number[]> }
+interface Case {
+  /** Index into `scripts`. */
+  readonly variant: number;
+  readonly identities: number; readonly perCall: number; next: number; readonly cpuUs: number[]; readonly commands: number[]; readonly usec: Map<string, number[]>;
+}
 
-const cases: Case[] = values.case.map((text) => {
+const cases: Case[] = values.case.flatMap((text) => {
   const [identities, perCall] = text.split(':').map(Number);
   if (!(identities! > 0 && perCall! > 0)) throw new Error(`--case ${text}: expected identities:perCall`);
-  return { identities: identities!, perCall: perCall!, next: 0, cpuUs: [], commands: [], usec: new Map() };
+  return scripts.map((_, variant) => ({ variant, identities: identities!, perCall: perCall!, next: 0, cpuUs: [], commands: [], usec: new Map() }));
 });
 
 /** One call's groups: the next `perCall` identities in turn, each with its two limits (cost 1, never reached). */
@@ -82,7 +92,7 @@ async function runCalls(redis: Redis, c: Case, calls: number): Promise<void> {
   let inFlight: Promise<unknown>[] = [];
   for (let i = 0; i < calls; i++) {
     const call = encodeCheckCall(groupsOf(c), undefined, sweepEach());
-    inFlight.push(CHECK.run(redis, call.keys, call.args, true));
+    inFlight.push(scripts[c.variant]!.check.run(redis, call.keys, call.args, true));
     if (inFlight.length >= PIPELINE) {
       await Promise.all(inFlight);
       inFlight = [];
@@ -130,7 +140,8 @@ async function main(): Promise<void> {
     // Every counter exists before measuring, as in a steady state.
     for (const c of cases) await runCalls(redis, c, Math.ceil(c.identities / c.perCall) + 1);
     for (let round = 1; round <= Number(values.rounds); round++) {
-      for (const c of cases) {
+      // Every other round in reverse, so no variant always runs right after the same one.
+      for (const c of round % 2 === 0 ? [...cases].reverse() : cases) {
         const [cpuBefore, statsBefore] = [await cpuUs(redis), await commandStats(redis)];
         await runCalls(redis, c, calls);
         const verifications = calls * c.perCall;
@@ -145,13 +156,13 @@ async function main(): Promise<void> {
     redis.disconnect();
     await stopAll();
   }
-  process.stdout.write(`\nlua/ratelimit-check.lua alone, ${values.calls} calls per round and case, ${values.rounds} rounds (medians)\n\n`);
-  process.stdout.write('| identities | verifications per call | Redis CPU µs per verification (each round) | per call | commands Redis ran per verification | commandstats µs per verification |\n|---|---|---|---|---|---|\n');
+  process.stdout.write(`\n${scripts.map((x) => x.label).join(', ')} alone, ${values.calls} calls per round and case, ${values.rounds} rounds (medians)\n\n`);
+  process.stdout.write('| script | identities | verifications per call | Redis CPU µs per verification (each round) | per call | commands Redis ran per verification | commandstats µs per verification |\n|---|---|---|---|---|---|---|\n');
   for (const c of cases) {
     const us = median(c.cpuUs);
     const byCommand = [...c.usec].map(([name, xs]) => [name, median(xs)] as const).filter(([, x]) => x >= 0.01).sort((a, b) => b[1] - a[1])
       .map(([name, x]) => `${name} ${x.toFixed(2)}`).join(', ');
-    process.stdout.write(`| ${c.identities} | ${c.perCall} | ${us.toFixed(2)} (${c.cpuUs.map((x) => x.toFixed(1)).join(' ')}) | ${(us * c.perCall).toFixed(1)} | ${median(c.commands).toFixed(2)} | ${byCommand} |\n`);
+    process.stdout.write(`| ${scripts[c.variant]!.label} | ${c.identities} | ${c.perCall} | ${us.toFixed(2)} (${c.cpuUs.map((x) => x.toFixed(1)).join(' ')}) | ${(us * c.perCall).toFixed(1)} | ${median(c.commands).toFixed(2)} | ${byCommand} |\n`);
   }
 }
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
-import { call, parallel, seedScenarioKeys, type Seeded } from './lib/api.js';
+import { call, seedScenarioKeys, verifyEach, type Seeded } from './lib/api.js';
 import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
 import { runMemory } from './lib/memory.js';
 import {
@@ -214,7 +214,7 @@ async function main(): Promise<number> {
   const rememberKeysFirst = async (server: Measured, sc: Scenario, list: readonly string[] | undefined): Promise<void> => {
     const mode = servers.find((x) => x.pid === server.pid)?.mode;
     if (mode === undefined || mode === 'embedded' || sc.procedure !== 'keys.verifyKey' || list === undefined) return;
-    const { failures, first } = await verifyEach(server.url, list);
+    const { failures, first } = await verifyEach(server.url, ROOT_KEY, list);
     if (failures > 0) log(`  ! ${server.name} ${sc.id}: ${failures} of ${list.length} verifications of the warm pass failed; the first: ${first}`);
   };
   const afterBaseline = async (round: number, server: Measured, sc: Scenario): Promise<void> => {
@@ -276,7 +276,7 @@ async function main(): Promise<number> {
   for (const s of servers.filter((x) => x.mode !== 'embedded')) {
     const list = bodies.get(`${s.name}/verifyKeyLimits`)!;
     const cold = redisCalls(redisPorts[s.name]!);
-    const { failures, first } = await verifyEach(s.url, list);
+    const { failures, first } = await verifyEach(s.url, ROOT_KEY, list);
     if (failures > 0) log(`  ! ${s.name}: ${failures} of ${list.length} verifications of the cold pass failed; the first: ${first}`);
     const coldPassPerKey = (redisCalls(redisPorts[s.name]!).total - cold.total) / list.length;
     /**
@@ -335,22 +335,6 @@ async function main(): Promise<number> {
   return verdicts.some((v) => !v.pass) ? 1 : 0;
 }
 
-/**
- * Verifies every body once, 100 in flight. A failed answer (a 503 when Redis was too slow for
- * REDIS_COMMAND_TIMEOUT_MS) is counted, not fatal: such a pass only fills keygate's caches.
- */
-async function verifyEach(url: string, list: readonly string[]): Promise<{ failures: number; first: string }> {
-  let failures = 0;
-  let first = '';
-  await parallel(list.length, 100, async (i) => {
-    try {
-      await call(url, ROOT_KEY, 'keys.verifyKey', JSON.parse(list[i]!));
-    } catch (err) {
-      if (failures++ === 0) first = err instanceof Error ? err.message : String(err);
-    }
-  });
-  return { failures, first };
-}
 
 async function checkSample(s: KeygateServer, sc: Scenario, list: readonly string[]): Promise<void> {
   for (const body of [list[0]!, list[Math.floor(list.length / 2)]!, list[list.length - 1]!]) {

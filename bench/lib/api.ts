@@ -95,3 +95,20 @@ export async function seedCreatedKeys(url: string, rootKey: string, apiId: strin
   });
   return keys;
 }
+
+/**
+ * Verifies every body once, 100 in flight. A failed answer (a 503 when Redis was too slow for
+ * REDIS_COMMAND_TIMEOUT_MS) is counted, not fatal: such a pass only fills keygate's caches.
+ */
+export async function verifyEach(url: string, rootKey: string, list: readonly string[]): Promise<{ failures: number; first: string }> {
+  let failures = 0;
+  let first = '';
+  await parallel(list.length, 100, async (i) => {
+    try {
+      await call(url, rootKey, 'keys.verifyKey', JSON.parse(list[i]!));
+    } catch (err) {
+      if (failures++ === 0) first = err instanceof Error ? err.message : String(err);
+    }
+  });
+  return { failures, first };
+}

@@ -3,7 +3,8 @@
  * embedded, on Redis and on a 3-master Redis Cluster, seeds them through the API, measures every
  * scenario (max throughput with wrk, latency at a fixed offered load with autocannon), Redis calls
  * per verification, memory over a long run of distinct keys, and SHA-256 inline vs piscina; prints
- * the tables, checks bench/budgets.json and exits 1 when a budget fails (2 when the run broke).
+ * the tables, checks bench/budgets.json and exits 1 when a budget fails (2 when the run broke;
+ * --quick reports the budgets but fails only when the run broke).
  * With --url it load-tests a running deployment instead (bench/remote.ts). See bench/README.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -29,7 +30,8 @@ import { REFERENCE_SCENARIOS, SCENARIOS, type Scenario } from './scenarios.js';
 import { runOperatorMode } from './remote.js';
 
 const HELP = `Usage: npm run bench [-- options]
-  --quick                 smoke run (~2 min): 1 round, short runs, 50k keys in the memory run
+  --quick                 smoke run (~5 min): 1 round, short runs, 50k keys in the memory run; budgets
+                          reported, not failed
   --rounds N              wrk rounds per scenario, medians quoted (default 3; quick 1)
   --duration S            seconds per wrk run (default 8; quick 2)
   --rate-duration S       seconds per fixed-rate latency run (default 10; quick 2)
@@ -332,7 +334,8 @@ async function main(): Promise<number> {
   const json = JSON.stringify({ ...results, verdicts }, null, 2);
   writeFileSync(join(outDir, `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`), json);
   writeFileSync(join(outDir, quick ? 'latest-quick.json' : 'latest.json'), json);
-  return verdicts.some((v) => !v.pass) ? 1 : 0;
+  // The quick run is a smoke test: its 2-s runs say whether everything works, not whether a budget is met.
+  return !quick && verdicts.some((v) => !v.pass) ? 1 : 0;
 }
 
 

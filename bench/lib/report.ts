@@ -136,6 +136,7 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   out.push('', `load average before ${r.loadavgBefore.map((x) => x.toFixed(2)).join(' ')}, after ${r.loadavgAfter?.map((x) => x.toFixed(2)).join(' ') ?? '?'}; run took ${(r.seconds ?? 0).toFixed(0)} s`);
   const failed = verdicts.filter((v) => !v.pass).length;
   const skipped = verdicts.filter((v) => v.value === undefined).length;
-  out.push(`${failed ? `${failed} budget(s) FAILED` : 'all measured budgets pass'}${skipped ? `, ${skipped} not measured` : ''}`, '');
+  const smoke = r.settings.quick === true ? ' (a quick run: a smoke test, so they do not fail the run)' : '';
+  out.push(`${failed ? `${failed} budget(s) FAILED${smoke}` : 'all measured budgets pass'}${skipped ? `, ${skipped} not measured` : ''}`, '');
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
-import { call, seedScenarioKeys, verifyEach } from './lib/api.js';
+import { call, seedScenarioKeys, warmPass } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
 import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir } from './lib/procs.js';
@@ -257,8 +257,7 @@ async function latencyRounds(runs: readonly { server: { url: string; name: strin
  */
 async function rememberKeysFirst(r: { server: { url: string; name: string }; remembered?: readonly string[] }): Promise<void> {
   if (r.remembered === undefined) return;
-  const { failures, first } = await verifyEach(r.server.url, ROOT_KEY, r.remembered);
-  if (failures > 0) log(`  ! ${r.server.name}: ${failures} of ${r.remembered.length} verifications of the pass before the run failed; the first: ${first}`);
+  await warmPass(r.server.name, r.remembered, (body) => call(r.server.url, ROOT_KEY, 'keys.verifyKey', body));
 }
 
 main().then(() => stopAll(), async (err: unknown) => {

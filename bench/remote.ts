@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parallel, type Seeded } from './lib/api.js';
-import { displayUrl, KEY_PREFIX, ok, redact, request, type Deployment } from './lib/deployment.js';
+import { warmPass, type Seeded } from './lib/api.js';
+import { displayUrl, KEY_PREFIX, ok, redact, type Deployment } from './lib/deployment.js';
 import { log } from './lib/progress.js';
 import { runAtRate } from './lib/rate.js';
 import { cleanup, missingPermissions, NEEDED_PERMISSIONS, newState, seed, type BenchState, type CleanupReport } from './lib/remote.js';
@@ -167,15 +167,7 @@ async function measure(d: Deployment, s: BenchState, o: OperatorOptions, work: s
    */
   const rememberKeysFirst = async (sc: Scenario): Promise<void> => {
     if (sc.procedure !== 'keys.verifyKey') return;
-    const list = bodies.get(sc.id)!;
-    let failures = 0;
-    let first = '';
-    await parallel(list.length, 100, async (i) => {
-      signal.throwIfAborted();
-      const answer = await request(d, sc.procedure, JSON.parse(list[i]!)).catch((err: unknown) => ({ status: 0, detail: err instanceof Error ? err.message : String(err) }));
-      if (answer.status !== 200 && failures++ === 0) first = `${answer.status}: ${answer.detail}`;
-    });
-    if (failures > 0) log(`  ! ${sc.id}: ${failures} of ${list.length} verifications of the pass before the run failed; the first: ${redact(first, d.rootKey)}`);
+    await warmPass(sc.id, bodies.get(sc.id)!, (body) => ok(d, sc.procedure, body), { signal, shown: (text) => redact(text, d.rootKey) });
   };
   if (o.warmupS > 0) {
     log(`warm-up (${o.warmupS} s per scenario, discarded)`);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
-import { call, seedScenarioKeys, verifyEach, type Seeded } from './lib/api.js';
+import { call, seedScenarioKeys, verifyEach, warmPass, type Seeded } from './lib/api.js';
 import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
 import { runMemory } from './lib/memory.js';
 import {
@@ -216,8 +216,7 @@ async function main(): Promise<number> {
   const rememberKeysFirst = async (server: Measured, sc: Scenario, list: readonly string[] | undefined): Promise<void> => {
     const mode = servers.find((x) => x.pid === server.pid)?.mode;
     if (mode === undefined || mode === 'embedded' || sc.procedure !== 'keys.verifyKey' || list === undefined) return;
-    const { failures, first } = await verifyEach(server.url, ROOT_KEY, list);
-    if (failures > 0) log(`  ! ${server.name} ${sc.id}: ${failures} of ${list.length} verifications of the warm pass failed; the first: ${first}`);
+    await warmPass(`${server.name} ${sc.id}`, list, (body) => call(server.url, ROOT_KEY, 'keys.verifyKey', body));
   };
   const afterBaseline = async (round: number, server: Measured, sc: Scenario): Promise<void> => {
     await measure('baseline', baseline.pid, () => runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: baselineRunS, label: `round ${round} baseline` }));
@@ -278,7 +277,7 @@ async function main(): Promise<number> {
   for (const s of servers.filter((x) => x.mode !== 'embedded')) {
     const list = bodies.get(`${s.name}/verifyKeyLimits`)!;
     const cold = redisCalls(redisPorts[s.name]!);
-    const { failures, first } = await verifyEach(s.url, ROOT_KEY, list);
+    const { failures, first } = await verifyEach(list, (body) => call(s.url, ROOT_KEY, 'keys.verifyKey', body));
     if (failures > 0) log(`  ! ${s.name}: ${failures} of ${list.length} verifications of the cold pass failed; the first: ${first}`);
     const coldPassPerKey = (redisCalls(redisPorts[s.name]!).total - cold.total) / list.length;
     /**

@@ -4,6 +4,7 @@
  * large batches of hashes computed here, for the 1M-key memory run).
  */
 import { hash, randomBytes } from 'node:crypto';
+import { log } from './progress.js';
 
 export async function call<T = Record<string, unknown>>(baseUrl: string, rootKey: string, procedure: string, body: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}/v2/${procedure}`, {
@@ -97,18 +98,32 @@ export async function seedCreatedKeys(url: string, rootKey: string, apiId: strin
 }
 
 /**
- * Verifies every body once, 100 in flight. A failed answer (a 503 when Redis was too slow for
- * REDIS_COMMAND_TIMEOUT_MS) is counted, not fatal: such a pass only fills keygate's caches.
+ * Verifies every body once with `verifyOne`, 100 in flight. A failed answer (a 503 when Redis was
+ * too slow for REDIS_COMMAND_TIMEOUT_MS) is counted, not fatal: such a pass only fills keygate's
+ * caches. `signal`: once aborted, no further body is sent and the pass rejects.
  */
-export async function verifyEach(url: string, rootKey: string, list: readonly string[]): Promise<{ failures: number; first: string }> {
+export async function verifyEach(list: readonly string[], verifyOne: (body: unknown) => Promise<unknown>, signal?: AbortSignal): Promise<{ failures: number; first: string }> {
   let failures = 0;
   let first = '';
   await parallel(list.length, 100, async (i) => {
+    signal?.throwIfAborted();
     try {
-      await call(url, rootKey, 'keys.verifyKey', JSON.parse(list[i]!));
+      await verifyOne(JSON.parse(list[i]!));
     } catch (err) {
       if (failures++ === 0) first = err instanceof Error ? err.message : String(err);
     }
   });
   return { failures, first };
+}
+
+/**
+ * The untimed pass before a timed verifyKey run where keygate forgets keys (the Redis modes
+ * rebuild what they remember of a key after CACHE_TTL_MS): every body once, failures reported
+ * through `shown` (which may redact), so the run does not measure loading its keys.
+ */
+export async function warmPass(label: string, list: readonly string[], verifyOne: (body: unknown) => Promise<unknown>,
+  options: { signal?: AbortSignal; shown?: (text: string) => string } = {}): Promise<void> {
+  const { failures, first } = await verifyEach(list, verifyOne, options.signal);
+  const shown = options.shown ?? ((text: string): string => text);
+  if (failures > 0) log(`  ! ${label}: ${failures} of ${list.length} verifications of the pass before the run failed; the first: ${shown(first)}`);
 }

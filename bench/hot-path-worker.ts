@@ -53,18 +53,23 @@ let failed = 0;
 let lastChars = 0;
 const ADDRESS = new TextEncoder().encode('127.0.0.1').buffer;
 
+/** A status line of 200: '2', '0', '0' at its start. */
+const isOk = (status: string | Uint8Array): boolean => typeof status === 'string' ? status.startsWith('200')
+  : status[0] === 0x32 && status[1] === 0x30 && status[2] === 0x30;
+
 /** uWS's HttpResponse: keeps the callbacks, counts the answers. */
 class FakeResponse {
   onDataHandler: ((chunk: ArrayBuffer, isLast: boolean) => void) | null = null;
-  private status = '';
+  /** As keygate gives it: text, or bytes (its status lines are encoded once, src/server/http-status.ts). */
+  private status: string | Uint8Array = '';
   onAborted(): this { return this; }
   onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): this { this.onDataHandler = handler; return this; }
-  writeStatus(status: string): this { this.status = status; return this; }
+  writeStatus(status: string | Uint8Array): this { this.status = status; return this; }
   writeHeader(): this { return this; }
   end(body: string | Uint8Array): this {
     answered++;
     if (body.length > 0) lastChars += typeof body === 'string' ? body.charCodeAt(body.length - 1) : body[body.length - 1]!;
-    if (!this.status.startsWith('200')) failed++;
+    if (!isOk(this.status)) failed++;
     return this;
   }
   cork(write: () => void): this { write(); return this; }

@@ -5,7 +5,7 @@
  * first alone, then while 8 clients keep verifying a bcrypt-migrated key with a wrong secret (each
  * attempt is a bcrypt check in the pool: the worst case, a key is rehashed after its first success).
  * Prints both latency sets; exits 1 if the p99 with slow-hash traffic exceeds max(2 × alone, alone
- * + 2 ms). Usage: npm run build && npx tsx bench/slow-hash-interference.ts [--rate N]
+ * + 2 ms). Usage: npm run bench:slow-hash -- [--rate N] [--seconds S] (--help).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,15 @@ import { call, parallel } from './lib/api.js';
 import { installSignalHandlers, LOAD_CPU, ROOT_KEY, startKeygate, stopAll, threadsOf } from './lib/procs.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
 
-const { values } = parseArgs({ options: { rate: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '10' } } });
+const HELP = `Usage: npm run bench:slow-hash -- [options]
+  --rate N      ordinary verifications a second (default 2000)
+  --seconds S   seconds of each of the two fixed-rate runs (default 10)
+Exits 1 when the p99 with slow-hash traffic exceeds max(2 × alone, alone + 2 ms).`;
+const { values } = parseArgs({ options: { rate: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '10' }, help: { type: 'boolean' } } });
+if (values.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 installSignalHandlers();

@@ -18,7 +18,7 @@ import { call, seedScenarioKeys, verifyEach, warmPass, type Seeded } from './lib
 import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
 import { runMemory } from './lib/memory.js';
 import {
-  installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir, type KeygateServer,
+  installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir, type KeygateServer, type Mode,
 } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { medianRate, runAtRate, type RateResult } from './lib/rate.js';
@@ -178,18 +178,19 @@ async function main(): Promise<number> {
   /** A server the rounds measure: keygate, or the reference. */
   type Measured = Pick<KeygateServer, 'name' | 'url' | 'pid'>;
   const target = (s: Measured, sc: Scenario): string => `${s.url}/v2/${sc.procedure}`;
+  /** The keygate's mode; undefined for the reference. */
+  const modeOf = (s: Measured): Mode | undefined => (s.pid === metricsOff.pid ? 'embedded' : servers.find((x) => x.pid === s.pid)?.mode);
   if (settings.warmupS > 0) {
     log(`warm-up (each embedded keygate verifies every key of its verifyKey scenarios once, then ${settings.warmupS} s per scenario, discarded)`);
     await runWrk({ url: `${baseline.url}/v2/keys.verifyKey`, bodiesFile: baselineFile, rootKey: ROOT_KEY, durationS: settings.warmupS, label: 'warm-up baseline', quiet: true });
-    // The METRICS=off keygate too: else its first measured round builds its hot set (metrics-cost budget).
+    // The METRICS=off keygate too. An embedded keygate remembers a key from its first verification
+    // on, for good: one pass over the keys first, so that no measured round is the one that builds
+    // its hot set (seconds of storage reads at 20,000 keys, which the warm-up's seconds may not
+    // cover). The Redis modes get such a pass before every measured run (rememberKeysFirst).
     for (const s of [...servers, metricsOff, reference]) for (const sc of SCENARIOS) {
       const bodiesFile = bodyFiles.get(`${s.name}/${sc.id}`);
-      // An embedded keygate remembers a key from its first verification on, for good: one pass
-      // over the keys now, so that no measured round is the one that builds its hot set (a few
-      // seconds of storage reads at 20,000 keys, which the warm-up's seconds may not cover).
-      // The Redis modes get such a pass before every measured run (rememberKeysFirst).
       const list = bodies.get(`${s.name}/${sc.id}`);
-      if ((s === metricsOff || servers.find((x) => x.pid === s.pid)?.mode === 'embedded') && sc.procedure === 'keys.verifyKey' && list !== undefined) {
+      if (modeOf(s) === 'embedded' && sc.procedure === 'keys.verifyKey' && list !== undefined) {
         await warmPass(`${s.name} ${sc.id}`, list, (body) => call(s.url, ROOT_KEY, 'keys.verifyKey', body));
       }
       if (bodiesFile !== undefined) await runWrk({ url: target(s, sc), bodiesFile, rootKey: ROOT_KEY, durationS: settings.warmupS, label: `warm-up ${s.name} ${sc.id}`, quiet: true });
@@ -223,7 +224,7 @@ async function main(): Promise<number> {
    * cold pass's own cost is reported with the Redis calls below.
    */
   const rememberKeysFirst = async (server: Measured, sc: Scenario, list: readonly string[] | undefined): Promise<void> => {
-    const mode = servers.find((x) => x.pid === server.pid)?.mode;
+    const mode = modeOf(server);
     if (mode === undefined || mode === 'embedded' || sc.procedure !== 'keys.verifyKey' || list === undefined) return;
     await warmPass(`${server.name} ${sc.id}`, list, (body) => call(server.url, ROOT_KEY, 'keys.verifyKey', body));
   };

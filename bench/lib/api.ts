@@ -117,9 +117,10 @@ export async function verifyEach(list: readonly string[], verifyOne: (body: unkn
 }
 
 /**
- * The untimed pass before a timed verifyKey run where keygate forgets keys (the Redis modes
- * rebuild what they remember of a key after CACHE_TTL_MS): every body once, failures reported
- * through `shown` (which may redact), so the run does not measure loading its keys.
+ * The untimed pass before timed verifyKey runs: every body once, failures reported through
+ * `shown` (which may redact), so a run does not measure loading its keys. An embedded keygate
+ * needs it once (it remembers a key from its first verification on); the Redis modes before every
+ * run (they rebuild what they remember of a key after CACHE_TTL_MS).
  */
 export async function warmPass(label: string, list: readonly string[], verifyOne: (body: unknown) => Promise<unknown>,
   options: { signal?: AbortSignal; shown?: (text: string) => string } = {}): Promise<void> {

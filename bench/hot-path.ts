@@ -27,6 +27,14 @@ const HELP = `Usage: npm run bench:hot-path -- [options]
   --identities N   identities of the limits scenario (default 20)
   --rounds N       interleaved rounds (default 7)
   --seconds S      seconds per round and variant (default 2)
+  --together       the variants run at the same time on the one CPU, each round, instead of in turn:
+                   a slow spell of the host slows every variant alike, so the rounds' ratios agree
+                   within a few per cent. The scheduler shares the CPU thread by thread, so the
+                   ratio weighs the event loops; compare the other threads' µs on their own
+  --starts N       run it all N times, each variant in a new process each time (default 1), and give
+                   the median of the starts' ratios: one process of a build ran 2–3 % faster or
+                   slower than another of the same build in every round, so one start per variant
+                   cannot tell differences that small
 Every variant runs at LOG_LEVEL=info and METRICS=on unless its --env says otherwise, with npm start's node flags
 (--env NODE_FLAGS='…' replaces them, on the command line).`;
 
@@ -34,7 +42,8 @@ const { values } = parseArgs({
   options: {
     main: { type: 'string', multiple: true }, env: { type: 'string', multiple: true }, scenario: { type: 'string', default: 'one' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' },
-    rounds: { type: 'string', default: '7' }, seconds: { type: 'string', default: '2' }, help: { type: 'boolean' },
+    rounds: { type: 'string', default: '7' }, seconds: { type: 'string', default: '2' }, together: { type: 'boolean' },
+    starts: { type: 'string', default: '1' }, help: { type: 'boolean' },
   },
 });
 
@@ -76,35 +85,59 @@ async function main(): Promise<void> {
   const mains = values.main ?? [MAIN_JS];
   const specs = values.env ? values.env.map((e) => ({ label: `${mains[0]} ${e}`, main: mains[0]!, env: parseSettings(e) }))
     : mains.map((m) => ({ label: m === MAIN_JS ? 'dist' : m, main: m, env: {} }));
-  const variants: Variant[] = [];
-  for (const spec of specs) variants.push(await start(spec.label, spec.main, spec.env));
   const seconds = Number(values.seconds);
-  for (const v of variants) await round(v, seconds); // warm-up, not counted
-  for (const v of variants) {
-    v.results.length = 0;
-    v.threads.clear();
-    v.answered = 0;
+  const together = values.together === true;
+  const starts = Number(values.starts);
+  /** Per spec, over every start: each round's result, each start's ratio to the first spec, each thread's CPU seconds. */
+  const tallies = specs.map((spec) => ({ label: spec.label, results: [] as Result[], startRatios: [] as number[], threads: new Map<string, number>(), answered: 0 }));
+  for (let n = 0; n < starts; n++) {
+    // Started and seeded at once: a variant started first, alone, ran about 3 % slower in every round after.
+    const variants = await Promise.all(specs.map((spec) => start(spec.label, spec.main, spec.env)));
+    // Together: every variant's round at once, sharing the CPU (the scheduler splits it evenly).
+    const roundOfAll = async (): Promise<void> => {
+      if (together) await Promise.all(variants.map((v) => round(v, seconds)));
+      else for (const v of variants) await round(v, seconds);
+    };
+    await roundOfAll(); // warm-up, not counted
+    for (const v of variants) {
+      v.results.length = 0;
+      v.threads.clear();
+      v.answered = 0;
+    }
+    for (let r = 0; r < Number(values.rounds); r++) {
+      await roundOfAll();
+      log(`${starts > 1 ? `start ${n + 1}/${starts}, ` : ''}round ${r + 1}/${values.rounds} done`);
+    }
+    for (const v of variants) v.child.stdin!.end('quit\n');
+    await Promise.all(variants.map((v) => new Promise((resolve) => v.child.once('exit', resolve))));
+    variants.forEach((v, i) => {
+      const tally = tallies[i]!;
+      tally.results.push(...v.results);
+      tally.startRatios.push(median(v.results.map((res, r) => res.perSecond / variants[0]!.results[r]!.perSecond)));
+      // Thread ids differ between starts: one start's names would not add up with another's.
+      if (starts === 1) tally.threads = v.threads;
+      tally.answered += v.answered;
+    });
   }
-  for (let r = 0; r < Number(values.rounds); r++) {
-    for (const v of variants) await round(v, seconds);
-    log(`round ${r + 1}/${values.rounds} done`);
-  }
-  for (const v of variants) v.child.stdin!.end('quit\n');
-  const first = variants[0]!;
-  const rows = variants.map((v) => {
-    const ratios = v.results.map((res, i) => res.perSecond / first.results[i]!.perSecond);
+  const first = tallies[0]!;
+  const rows = tallies.map((v) => {
     const total = v.results.map((res) => res.eventLoopUs + res.otherThreadsUs);
-    return `| ${v.label} | ${(median(v.results.map((x) => x.perSecond)) / 1000).toFixed(1)}k (${v.results.map((x) => (x.perSecond / 1000).toFixed(1)).join(' ')}) | ${median(ratios).toFixed(3)} `
+    // One start: the rounds' ratios; more: each start's median, since a process keeps its own speed (see --starts).
+    const ratios = starts === 1 ? v.results.map((res, i) => res.perSecond / first.results[i]!.perSecond) : v.startRatios;
+    return `| ${v.label} | ${(median(v.results.map((x) => x.perSecond)) / 1000).toFixed(1)}k (${v.results.map((x) => (x.perSecond / 1000).toFixed(1)).join(' ')}) | ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}) `
       + `| ${median(v.results.map((x) => x.eventLoopUs)).toFixed(2)} | ${median(v.results.map((x) => x.otherThreadsUs)).toFixed(2)} | ${median(total).toFixed(2)} |`;
   });
-  log(`\nverifyKey without the network, scenario ${values.scenario}, ${values.rounds} rounds of ${seconds} s, every thread of a variant on CPU ${SERVER_CPU}\n`);
-  log('| variant | verifications/s (each round) | × first variant (median of rounds) | event loop µs/verification | other threads µs | all threads µs |');
+  log(`\nverifyKey without the network, scenario ${values.scenario}, ${starts > 1 ? `${starts} starts of ` : ''}${values.rounds} rounds of ${seconds} s, every thread of every variant on CPU ${SERVER_CPU}`
+    + `${together ? ', the variants at the same time' : ''}\n`);
+  const over = starts === 1 ? 'median of rounds; min–max' : 'median of the starts\' medians; min–max of those';
+  log(`| variant | verifications/s (each round) | × first variant (${over}) | event loop µs/verification | other threads µs | all threads µs |`);
   log('|---|---|---|---|---|---|');
   for (const row of rows) log(row);
+  if (starts > 1) return;
   log('\nCPU µs per verification of each thread, all rounds (threads below 0.05 µs left out):\n');
   log('| variant | thread | µs |');
   log('|---|---|---|');
-  for (const v of variants) {
+  for (const v of tallies) {
     for (const [name, s] of [...v.threads].sort((a, b) => b[1] - a[1])) {
       const us = (s * 1e6) / Math.max(v.answered, 1);
       if (us >= 0.05) log(`| ${v.label} | ${name} | ${us.toFixed(2)} |`);

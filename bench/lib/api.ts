@@ -40,18 +40,20 @@ export interface Seeded {
   readonly seconds: number;
 }
 
-export async function seedScenarioKeys(url: string, rootKey: string, keys: number, identities: number, onProgress: (done: number) => void): Promise<Seeded> {
+/** `only`: just the plain or just the limited keys (the other list stays empty), for a tool that measures one scenario. */
+export async function seedScenarioKeys(url: string, rootKey: string, keys: number, identities: number, onProgress: (done: number) => void,
+  only?: 'plain' | 'limited'): Promise<Seeded> {
   const started = Date.now();
   const { apiId } = await call<{ apiId: string }>(url, rootKey, 'apis.createApi', { name: 'bench' });
   await parallel(identities, 32, async (i) => {
     await call(url, rootKey, 'identities.createIdentity', { externalId: `bench_ident_${i}`, ratelimits: IDENTITY_LIMITS });
   });
-  const plainKeys: string[] = new Array(keys);
-  const limitedKeys: string[] = new Array(keys);
+  const plainKeys: string[] = new Array(only === 'limited' ? 0 : keys);
+  const limitedKeys: string[] = new Array(only === 'plain' ? 0 : keys);
   let done = 0;
-  await parallel(keys * 2, 64, async (i) => {
-    const limited = i >= keys;
-    const j = limited ? i - keys : i;
+  await parallel(only === undefined ? keys * 2 : keys, 64, async (i) => {
+    const limited = only === 'limited' || (only === undefined && i >= keys);
+    const j = only === undefined && limited ? i - keys : i;
     const body = limited ? { apiId, prefix: 'bl', externalId: `bench_ident_${j % identities}` } : { apiId, prefix: 'bp' };
     const { key } = await call<{ key: string }>(url, rootKey, 'keys.createKey', body);
     (limited ? limitedKeys : plainKeys)[j] = key;

@@ -1,7 +1,7 @@
 /**
  * CPU time a server spent, split into its event-loop thread (the thread whose id is the pid) and
  * every other thread (analytics writer, V8's garbage collector helpers, libuv's pool), from
- * /proc/<pid>/task/<tid>/stat. Threads that ended between two readings are lost to the second
+ * /proc/<pid>/task/<tid>/. Threads that ended between two readings are lost to the second
  * one, which under-counts them: keygate's threads live as long as the process.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,7 +15,18 @@ export interface CpuReading {
   readonly otherThreadsS: number;
 }
 
+/**
+ * A thread's CPU seconds: the scheduler's own count of the time it ran (schedstat, nanoseconds)
+ * where the kernel keeps it, else utime + stime from stat. Those come in whole clock ticks (10 ms
+ * here), so a background thread that runs a few hundred ms in a round is off by a few per cent.
+ */
 function threadSeconds(pid: number, tid: number): number {
+  try {
+    const ran = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ', 1)[0]);
+    if (Number.isFinite(ran)) return ran / 1e9;
+  } catch {
+    // no schedstat (a kernel without it) or the thread ended: stat below
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     // Fields after the thread name, which may hold spaces: state is the first, utime the 12th.

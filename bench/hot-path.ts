@@ -91,7 +91,8 @@ async function main(): Promise<void> {
   /** Per spec, over every start: each round's result, each start's ratio to the first spec, each thread's CPU seconds. */
   const tallies = specs.map((spec) => ({ label: spec.label, results: [] as Result[], startRatios: [] as number[], threads: new Map<string, number>(), answered: 0 }));
   for (let n = 0; n < starts; n++) {
-    // Started and seeded at once: a variant started first, alone, ran about 3 % slower in every round after.
+    // Started and seeded at once, so none seeds alone while another waits (one started after the
+    // other had seeded ran about 3 % faster, three times out of three; at once, the sign varied).
     const variants = await Promise.all(specs.map((spec) => start(spec.label, spec.main, spec.env)));
     // Together: every variant's round at once, sharing the CPU (the scheduler splits it evenly).
     const roundOfAll = async (): Promise<void> => {

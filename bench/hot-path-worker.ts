@@ -129,8 +129,8 @@ async function profiled(seconds: number): Promise<void> {
 
 /**
  * Every key verified once before the driver's warm-up: a key's first verification builds its hot
- * entry, and at 20,000 keys with limits that took longer than a warm-up round, so the first
- * measured rounds were still building.
+ * entry, and at 20,000 keys with limits, two variants sharing the CPU were still building in their
+ * first measured rounds.
  */
 async function verifyEveryKeyOnce(): Promise<void> {
   let sent = 0;

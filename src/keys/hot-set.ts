@@ -10,7 +10,7 @@
  * Map delete and insert per verification).
  */
 import type { Change, ChangeFeed } from '../cache/change-feed.js';
-import type { ApiRecord, IdentityRecord, KeyRecord } from '../storage/records.js';
+import type { ApiRecord, IdentityRecord, KeyRecord, RatelimitConfig } from '../storage/records.js';
 import type { Storage } from '../storage/types.js';
 import { resolveLimits, type AppliedLimit } from './limits.js';
 import { intern } from '../util/intern.js';
@@ -65,8 +65,28 @@ export interface HotSetOptions {
   readonly now?: () => number;
 }
 
+/** An identity's auto-applied limits as its keys' hot entries use them, and the configs they came from. */
+interface SharedLimits {
+  readonly configs: readonly RatelimitConfig[];
+  readonly autoLimits: readonly AppliedLimit[];
+  readonly autoGroups: readonly LimitGroup[];
+}
+
+const sameConfigs = (a: readonly RatelimitConfig[], b: readonly RatelimitConfig[]): boolean =>
+  a.length === b.length && a.every((x, i) => {
+    const y = b[i]!;
+    return x.id === y.id && x.name === y.name && x.limit === y.limit && x.duration === y.duration && x.autoApply === y.autoApply;
+  });
+
 export class VerificationHotSet {
   private readonly entries = new Map<string, HotKey | Missing>();
+  /**
+   * Per identity, the limits every key of it applies when the key has no limits of its own: one
+   * set of check objects for all those keys instead of one per key, so the checks a verification
+   * reads stay in the CPU's caches. Checked against the identity as read for each build (a
+   * changed identity makes new ones), so nothing needs dropping on changes.
+   */
+  private readonly sharedLimits = new Map<string, SharedLimits>();
   /** identity id → hashes of remembered keys linked to it. */
   private readonly byIdentity = new Map<string, Set<string>>();
   /** Bumped by every change: a build that started before it must not be stored. */
@@ -116,12 +136,27 @@ export class VerificationHotSet {
     const permissions = key.roles.length === 0 ? key.permissions
       : [...new Set([...key.permissions, ...await storage.roles.slugsOfRoles(key.workspaceId, key.roles)])];
     const description = describeKey(key, permissions, identity);
-    const autoLimits = resolveLimits(key, identity, undefined, true);
+    const { autoLimits, autoGroups } = this.autoLimitsOf(key, identity);
     return Object.freeze({
       key, workspaceId: intern(key.workspaceId), api: api && api.deletedAt === undefined ? api : null, identity, description, answer: answerParts(description, autoLimits),
       permissions, permissionSet: new Set(permissions),
-      autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check), memo: {} }], expiresAtMs, recording: {},
+      autoLimits, autoGroups, expiresAtMs, recording: {},
     });
+  }
+
+  private autoLimitsOf(key: KeyRecord, identity: IdentityRecord | null): Omit<SharedLimits, 'configs'> {
+    const made = (): Omit<SharedLimits, 'configs'> => {
+      const autoLimits = resolveLimits(key, identity, undefined, true);
+      return { autoLimits, autoGroups: [{ checks: autoLimits.map((a) => a.check), memo: {} }] };
+    };
+    // A key's own limits merge with its identity's: only identity limits alone are the same for every key.
+    if (identity === null || key.ratelimits.length > 0) return made();
+    const known = this.sharedLimits.get(identity.id);
+    if (known !== undefined && sameConfigs(known.configs, identity.ratelimits)) return known;
+    const shared = { configs: identity.ratelimits, ...made() };
+    if (this.sharedLimits.size >= this.options.maxEntries) this.sharedLimits.clear();
+    this.sharedLimits.set(identity.id, shared);
+    return shared;
   }
 
   /** When an entry whose reads start now expires: counted from before the reads, so no read outlives the time to live. */

@@ -98,6 +98,26 @@ describe('identities.updateIdentity → 200', () => {
     expect((await h.verify(key)).body.data.code).toBe('RATE_LIMITED');
   });
 
+  test('every key of the identity applies the new limits; a key with a limit of its own keeps it', async () => {
+    const apiId = await h.createApi();
+    await h.createIdentity({ externalId: 'shared-org', ratelimits: [limit('org-requests', 10, true, DAY)] });
+    const plain = [(await h.createKey({ apiId, externalId: 'shared-org' })).key, (await h.createKey({ apiId, externalId: 'shared-org' })).key];
+    const own = (await h.createKey({ apiId, externalId: 'shared-org', ratelimits: [limit('org-requests', 1, true, DAY)] })).key;
+    // One verification each, so every key is remembered with the identity's limits as they were.
+    for (const key of plain) expect((await h.verify(key)).body.data.ratelimits).toEqual([expect.objectContaining({ name: 'org-requests', limit: 10 })]);
+    expect((await h.verify(own)).body.data.ratelimits).toEqual([expect.objectContaining({ name: 'org-requests', limit: 1 })]);
+
+    expect((await h.call('identities.updateIdentity', { identity: 'shared-org', ratelimits: [limit('org-requests', 4, true, DAY)] })).status).toBe(200);
+    // The identity's one counter, shared by both keys, now stops at 4 (2 were taken before the update).
+    const answers = [];
+    for (const key of [...plain, ...plain]) answers.push((await h.verify(key)).body.data);
+    expect(answers.map((a) => a.ratelimits[0].limit)).toEqual([4, 4, 4, 4]);
+    expect(answers.map((a) => a.code)).toEqual(['VALID', 'VALID', 'RATE_LIMITED', 'RATE_LIMITED']);
+    const ownAfter = (await h.verify(own)).body.data;
+    expect(ownAfter.ratelimits).toEqual([expect.objectContaining({ name: 'org-requests', limit: 1, exceeded: true })]);
+    expect(ownAfter.code).toBe('RATE_LIMITED');
+  });
+
   test('removing the identity limits lifts them from verification', async () => {
     const apiId = await h.createApi();
     await h.createIdentity({ externalId: 'lifted-org', ratelimits: [limit('org-requests', 1, true, DAY)] });

@@ -19,11 +19,21 @@ export interface MemoryLimiterOptions {
 
 /** One counter's window state (sliding-window.ts's WindowState) and its window length. */
 class Counter {
+  /** False once swept: a check's memo that still holds it must look the counter up again. */
+  live = true;
   constructor(public s: number, public c: number, public p: number, readonly durationMs: number) {}
 }
 
+let limiters = 0;
+
 export class MemoryRateLimiter implements RateLimiter {
   private readonly counters = new Map<string, Counter>();
+  /**
+   * Marks the counter a kept check (the hot set's, one per identity limit) remembers in its memo:
+   * read through the check, which verifications of every key of the identity keep warm, instead
+   * of looked up in the Map.
+   */
+  private readonly memoMark = `memory ${++limiters}`;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private listener?: (results: readonly LimitGroupResult[]) => void;
@@ -87,7 +97,15 @@ export class MemoryRateLimiter implements RateLimiter {
       } else {
         // sliding-window.ts rotate(): same window → as is; the next → shift; older → zeros; a
         // stored window ahead of now (the clock stepped back) is kept.
-        stored = this.counters.get(key);
+        const { memo } = check;
+        if (memo !== undefined && memo.made === this.memoMark && (memo.value as Counter).live) stored = memo.value as Counter;
+        else {
+          stored = this.counters.get(key);
+          if (memo !== undefined && stored !== undefined) {
+            memo.made = this.memoMark;
+            memo.value = stored;
+          }
+        }
         const seq = Math.floor(nowMs / d);
         if (stored === undefined) { s = seq; c = 0; p = 0; }
         else if (stored.s >= seq) { s = stored.s; c = stored.c; p = stored.p; }
@@ -140,7 +158,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private sweep(): void {
     const nowMs = this.now();
     for (const [key, counter] of this.counters) {
-      if (Math.floor(nowMs / counter.durationMs) - counter.s >= 2) this.counters.delete(key);
+      if (Math.floor(nowMs / counter.durationMs) - counter.s >= 2) {
+        this.counters.delete(key);
+        counter.live = false;
+      }
     }
   }
 

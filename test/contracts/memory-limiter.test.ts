@@ -45,6 +45,28 @@ describe('MemoryRateLimiter: stale counters are swept', () => {
     }
   });
 
+  it('a check that remembers its counter (a hot key\'s) and one that does not count on the same counter, also after it was swept', async () => {
+    vi.useFakeTimers();
+    let t = 1_700_000_000_500;
+    const limiter = new MemoryRateLimiter({ now: () => t, sweepIntervalMs: 50 });
+    const kept = { counter: 'shared', limit: 3, durationMs: 1000, cost: 1, memo: {} };
+    const plain = { counter: 'shared', limit: 3, durationMs: 1000, cost: 1 };
+    const passes = async (check: typeof plain): Promise<boolean> => (await limiter.limit([{ checks: [check] }]))[0]!.passed;
+    try {
+      expect([await passes(kept), await passes(plain), await passes(kept), await passes(plain)]).toEqual([true, true, true, false]);
+      // Swept two windows later; the counter the kept check remembers is gone with it.
+      t = 1_700_000_003_000;
+      vi.advanceTimersByTime(50);
+      expect(limiter.size).toBe(0);
+      // Both count on the one new counter: three pass in all, whichever check takes them.
+      expect([await passes(kept), await passes(plain), await passes(kept), await passes(kept)]).toEqual([true, true, true, false]);
+      expect(await passes(plain)).toBe(false);
+      expect(limiter.size).toBe(1);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('close() stops the sweeper', async () => {
     vi.useFakeTimers();
     let t = 500;

@@ -10,21 +10,27 @@
  * time, so reading merges them: records come back in (time, block sequence, position) order, which
  * within one millisecond is the order they were appended.
  *
- * The body is msgpack: columns, each distinct combination of dimensions once. In Redis a member is
+ * The body holds the records' values and each distinct combination of dimensions once, in bytes
+ * written by hand (verification-body.ts); bodies written before that are msgpack arrays of
+ * columns, still read. In Redis a member is
  * put together by lua/verifications-append.lua: 16 hex digits of the sequence, 8 of `skip` (how
  * many of the block's first records were dropped by the retention bound), 8 of the record count,
  * then the body; Redis sorts members of one score by these bytes, so by sequence.
  */
-import { pack, unpack } from 'msgpackr';
+import { unpack } from 'msgpackr';
 import { verificationRecord, type VerificationRecord } from './records.js';
-import { requestIdBytesOf, requestIdReader, type Dims, type VerificationColumns } from './verification-columns.js';
+import { decodeBinaryBody, MARK, RECORD_MAX_BYTES, type DecodedBody } from './verification-body.js';
+import { requestIdBytesOf, type Dims, type VerificationColumns } from './verification-columns.js';
+
+/** The body of a block: the records at `indexes` (in time order) of the columns. */
+export { encodeBody as encodeColumns } from './verification-body.js';
 
 /** A Redis block never spans this long, so a read from time T starts with the blocks from T − span. */
 export const BLOCK_SPAN_MS = 60_000;
 export const HEADER_BYTES = 32;
 
-/** `dims`: each as its JSON (written since columns) or as the tuple (written before). */
-type Body = [times: number[], requestIds: string[], dims: (string | Dims)[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
+/** A body written as msgpack: `dims` each as its JSON (written with columns) or as the tuple (written before). */
+type MsgpackBody = [times: number[], requestIds: string[], dims: (string | Dims)[], dimIndex: number[], spent: number[], latencies: (number | null)[]];
 
 /** How blocks are cut: at most this many records, spanning less than this, of about this size. */
 export interface BlockLimits {
@@ -34,8 +40,6 @@ export interface BlockLimits {
   readonly maxBytes?: number;
 }
 
-/** Bytes a record adds to a body besides its request id, at most (msgpack: time, index, credits, latency). */
-const RECORD_BYTES = 9 + 5 + 9 + 9 + 5;
 
 /** Cuts the records, taken in `order` (time order), into blocks: each a run of record indexes. */
 export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: BlockLimits): Uint32Array[] {
@@ -48,11 +52,11 @@ export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: Bl
   for (let at = 0; at < order.length; at++) {
     const i = order[at]!;
     const d = c.dimIndex[i]!;
-    const adds = RECORD_BYTES + requestIdBytesOf(c, i) + (countedIn[d] === blocks.length + 1 ? 0 : c.dims[d]!.length + 5);
+    const adds = RECORD_MAX_BYTES + requestIdBytesOf(c, i) + (countedIn[d] === blocks.length + 1 ? 0 : c.dims[d]!.length + 5);
     if (at > from && (at - from === limits.maxRecords || c.times[i]! - c.times[order[from]!]! >= limits.spanMs || bytes + adds > maxBytes)) {
       blocks.push(order.subarray(from, at));
       from = at;
-      bytes = RECORD_BYTES + requestIdBytesOf(c, i) + c.dims[d]!.length + 5;
+      bytes = RECORD_MAX_BYTES + requestIdBytesOf(c, i) + c.dims[d]!.length + 5;
     }
     else bytes += adds;
     countedIn[d] = blocks.length + 1;
@@ -61,47 +65,18 @@ export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: Bl
   return blocks;
 }
 
-/** Per combination of dimensions of the columns being encoded, its index in the block + 1 (0: not in it); reset after each block. */
-let local = new Uint32Array(64);
-
-/**
- * The body of a block: the records at `indexes` (in time order) of `c`. Each combination of
- * dimensions the block uses is stored once, as the JSON the columns carry (not parsed to be written).
- */
-export function encodeColumns(c: VerificationColumns, indexes: Uint32Array): Buffer {
-  const n = indexes.length;
-  const dims = c.dims;
-  if (local.length < dims.length) local = new Uint32Array(Math.max(dims.length, local.length * 2));
-  const used: number[] = [];
-  const requestIdOf = requestIdReader(c);
-  const body: Body = [new Array<number>(n), new Array<string>(n), [], new Array<number>(n), new Array<number>(n), new Array<number | null>(n)];
-  for (let k = 0; k < n; k++) {
-    const i = indexes[k]!;
-    const d = c.dimIndex[i]!;
-    let index = local[d]! - 1;
-    if (index < 0) {
-      index = body[2].push(dims[d]!) - 1;
-      local[d] = index + 1;
-      used.push(d);
-    }
-    const latency = c.latencies[i]!;
-    body[0][k] = c.times[i]!;
-    body[1][k] = requestIdOf(i);
-    body[3][k] = index;
-    body[4][k] = c.spent[i]!;
-    body[5][k] = Number.isNaN(latency) ? null : latency;
-  }
-  for (const d of used) local[d] = 0;
-  return pack(body);
-}
-
 export function decodeBody(bytes: Uint8Array): VerificationRecord[] {
-  const [times, requestIds, stored, dimIndex, spent, latencies] = unpack(bytes) as Body;
+  const { times, requestIds, dims: stored, dimIndex, spent, latencies } = bytes[0] === MARK ? decodeBinaryBody(bytes) : fromMsgpack(bytes);
   const dims = stored.map((d) => typeof d === 'string' ? JSON.parse(d) as Dims : d);
   return times.map((time, i) => {
     const [apiId, keyId, identityId, externalId, outcome, tags] = dims[dimIndex[i]!]!;
     return verificationRecord(time, requestIds[i]!, apiId, keyId, identityId, externalId, outcome, tags, spent[i]!, latencies[i]);
   });
+}
+
+function fromMsgpack(bytes: Uint8Array): Omit<DecodedBody, 'dims'> & { dims: (string | Dims)[] } {
+  const [times, requestIds, dims, dimIndex, spent, latencies] = unpack(bytes) as MsgpackBody;
+  return { times, requestIds, dims, dimIndex, spent, latencies };
 }
 
 export interface BlockHeader {

@@ -1,12 +1,14 @@
 /**
  * Upgrading a Redis or an LMDB folder written before verification records were stored in blocks:
  * the records stored one per member (entry) are read back with the new blocks, in time order,
- * count towards the retained number and are the first to go.
+ * count towards the retained number and are the first to go. Blocks whose body is msgpack (before
+ * bodies were written byte by byte) read back too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
+import { pack } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import { encode } from '../../src/redis/codec.js';
@@ -78,6 +80,37 @@ describe('verification records stored one per entry before blocks', () => {
     const page = await storage.verifications.scan({ limit: 10, cursor: JSON.stringify([old[0]!.time, 1]) });
     expect(page.items).toEqual(old.slice(1));
     await checkUpgrade(storage);
+  });
+
+  it('Redis and LMDB: blocks whose body is msgpack columns (written before bodies were bytes) read back with new ones', async () => {
+    const written = [record(1_000, { tags: ['a'], latency: 0.5, spentCredits: 2 }), record(1_000), record(3_000, { identityId: 'id_1', externalId: 'acme' })];
+    const dimsOf = (r: VerificationRecord): string => JSON.stringify([r.apiId, r.keyId, r.identityId ?? null, r.externalId ?? null, r.outcome, r.tags ?? null]);
+    const body = pack([written.map((r) => r.time), written.map((r) => r.requestId), written.map(dimsOf), [0, 1, 2],
+      written.map((r) => r.spentCredits), written.map((r) => r.latency ?? null)]);
+    const fresh = [record(2_000, { latency: 1.25 }), record(4_000)];
+    const expected = [written[0], written[1], fresh[0], written[2], fresh[1]];
+
+    const client = await connect('standalone');
+    const prefix = freshPrefix();
+    const k = storageKeys(prefix);
+    await client.zadd(k.verifications, 1_000, Buffer.concat([Buffer.from(`${'7'.padStart(16, '0')}${'0'.padStart(8, '0')}${'3'.padStart(8, '0')}`, 'latin1'), body]));
+    await client.set(k.verificationSequence, 7);
+    await client.set(k.verificationCount, 3);
+    const redis = openRedisStorage(client, { keyPrefix: prefix });
+    cleanup = async () => { await redis.close(); await client.quit(); };
+    await redis.verifications.append(fresh);
+    expect(await redis.verifications.range({ limit: 100 })).toEqual(expected);
+
+    const dir = mkdtempSync(join(tmpdir(), 'keygate-blocks-'));
+    const root = open({ path: dir, name: undefined, maxDbs: 32, noSubdir: false }) as RootDatabase;
+    const db = root.openDB({ name: 'verifications', encoding: 'msgpack', sharedStructuresKey: Symbol.for('structures') });
+    await root.transaction(() => db.put([1_000, 1], [0, 3, body]));
+    await root.close();
+    const lmdb = openLmdbStorage(dir);
+    const closeRedis = cleanup;
+    cleanup = async () => { await closeRedis(); await lmdb.close(); rmSync(dir, { recursive: true, force: true }); };
+    await lmdb.verifications.append(fresh);
+    expect(await lmdb.verifications.range({ limit: 100 })).toEqual(expected);
   });
 
   it('LMDB: blocks stay in ordinary pages (no overflow pages), whatever the tags', async () => {

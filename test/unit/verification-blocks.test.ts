@@ -78,6 +78,33 @@ describe('verification blocks', () => {
     }
   });
 
+  it('credits, latencies and times of every kind come back exactly as recorded', () => {
+    const records = [
+      record(1_700_000_000_000, { spentCredits: 2 ** 40, latency: 0 }),
+      record(1_700_000_000_000.5, { spentCredits: 2.5 }),
+      record(1_700_000_059_999, { spentCredits: -1, latency: Number.MIN_VALUE }),
+      record(1_700_000_059_999, { spentCredits: Number.MAX_SAFE_INTEGER + 2, latency: 1e300 }),
+    ];
+    expect(decodeBody(encodeBody(records))).toEqual(records);
+    // Out of time order (a caller that did not sort): each time still comes back.
+    const c = columnsOf(records);
+    expect(decodeBody(encodeColumns(c, Uint32Array.from([3, 0, 2, 1]))).map((r) => r.time)).toEqual([3, 0, 2, 1].map((i) => records[i]!.time));
+  });
+
+  it('a cut-short body is refused rather than read as fewer or wrong records', () => {
+    const body = encodeBody([record(10, { latency: 1.5 }), record(11)]);
+    for (const length of [body.length - 1, body.length - 9, 12]) expect(() => decodeBody(body.subarray(0, length))).toThrow();
+  });
+
+  it('a body written as msgpack columns (before bodies were written byte by byte) still decodes', () => {
+    const r = record(10, { identityId: 'id_1', externalId: 'acme', tags: ['x'], latency: 2, spentCredits: 1 });
+    const dims = JSON.stringify([r.apiId, r.keyId, 'id_1', 'acme', r.outcome, ['x']]);
+    const plain = record(12);
+    const plainDims = JSON.stringify([plain.apiId, plain.keyId, null, null, plain.outcome, null]);
+    const body = pack([[r.time, plain.time], [r.requestId, plain.requestId], [dims, plainDims], [0, 1], [1, 0], [2, null]]);
+    expect(decodeBody(body)).toEqual([r, plain]);
+  });
+
   it('a body written with each combination of dimensions as a tuple (before they were kept as JSON) still decodes', () => {
     const r = record(10, { identityId: 'id_1', externalId: 'acme', tags: ['x'], latency: 2, spentCredits: 1 });
     const body = pack([[r.time], [r.requestId], [[r.apiId, r.keyId, 'id_1', 'acme', r.outcome, ['x']]], [0], [1], [2]]);

@@ -1,9 +1,8 @@
 /**
  * A block's body in bytes written by hand: encoding blocks is a large share of the analytics
  * writer's work, and msgpack paid a type dispatch for each of a record's values and made a string
- * of each request id. Blocks
- * written before this (msgpack arrays) still decode: verification-blocks.ts tells them apart by
- * the first byte, MARK, which msgpack never writes.
+ * of each request id. Blocks written before this (msgpack arrays) still decode:
+ * verification-blocks.ts tells them apart by the first byte, MARK, which msgpack never writes.
  *
  * Layout: MARK, VERSION, varint record count, varint count of combinations of dimensions, each
  * as varint byte length + its JSON in UTF-8, the first record's time (float64), then per record:

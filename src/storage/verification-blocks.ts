@@ -36,10 +36,9 @@ type MsgpackBody = [times: number[], requestIds: string[], dims: (string | Dims)
 export interface BlockLimits {
   readonly maxRecords: number;
   readonly spanMs: number;
-  /** Estimated body bytes (a body may end up somewhat larger; see estimate below). */
+  /** Estimated body bytes (a body may end up somewhat larger; RECORD_MAX_BYTES in verification-body.ts). */
   readonly maxBytes?: number;
 }
-
 
 /** Cuts the records, taken in `order` (time order), into blocks: each a run of record indexes. */
 export function cutBlocks(c: VerificationColumns, order: Uint32Array, limits: BlockLimits): Uint32Array[] {

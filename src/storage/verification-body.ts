@@ -12,7 +12,7 @@
  * float64), the latency (float64).
  * Numbers little-endian; varints 7 bits a byte, low first.
  */
-import type { VerificationColumns } from './verification-columns.js';
+import { requestIdBytesOf, type VerificationColumns } from './verification-columns.js';
 
 /** 0xc1 is the one byte msgpack leaves unused: no msgpack body begins with it. */
 export const MARK = 0xc1;
@@ -45,7 +45,7 @@ export function encodeBody(c: VerificationColumns, indexes: Uint32Array): Buffer
       local[d] = used.push(d);
       bound += 5 + Buffer.byteLength(c.dims[d]!);
     }
-    bound += RECORD_MAX_BYTES + c.requestIdEnds[i]! - (i === 0 ? 0 : c.requestIdEnds[i - 1]!);
+    bound += RECORD_MAX_BYTES + requestIdBytesOf(c, i);
   }
   const out = Buffer.allocUnsafe(bound);
   out[0] = MARK;

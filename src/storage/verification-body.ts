@@ -30,7 +30,6 @@ export const RECORD_MAX_BYTES = 1 + 8 + 5 + 5 + 8 + 8;
 
 /** Per combination of dimensions of the columns being encoded, its index in the body + 1 (0: not in it); reset after each body. */
 let local = new Uint32Array(64);
-const scratch = new DataView(new ArrayBuffer(8));
 
 /** The body of the records at `indexes` (in time order) of `c`. */
 export function encodeBody(c: VerificationColumns, indexes: Uint32Array): Buffer {
@@ -146,15 +145,11 @@ function readText(buf: Buffer, r: { at: number }): string {
   return buf.toString('utf8', r.at - length, r.at);
 }
 
-function float(out: Buffer, at: number, value: number): number {
-  scratch.setFloat64(0, value, true);
-  for (let b = 0; b < 8; b++) out[at + b] = scratch.getUint8(b);
-  return at + 8;
-}
+const float = (out: Buffer, at: number, value: number): number => out.writeDoubleLE(value, at);
 
+/** Throws (RangeError) when the body ends inside the number. */
 function readFloat(buf: Buffer, r: { at: number }): number {
-  if (r.at + 8 > buf.length) throw new Error('a verification body ends inside a number');
-  for (let b = 0; b < 8; b++) scratch.setUint8(b, buf[r.at + b]!);
+  const value = buf.readDoubleLE(r.at);
   r.at += 8;
-  return scratch.getFloat64(0, true);
+  return value;
 }

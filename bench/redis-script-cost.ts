@@ -7,10 +7,12 @@
  * call), rounds interleaved: Redis's CPU (INFO cpu) per verification and per call, and the
  * commands Redis ran per verification (INFO commandstats, a script's own included). No keygate
  * runs, so a change of the script or of the counters' layout is measured without the rest; with
- * --script, a changed copy of the script runs in the same rounds as the one it would replace.
+ * --script, a changed copy of the script runs in the same rounds as the one it would replace, and
+ * with --from, another checkout's script with the argument its own encoder builds.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { encodeCheckCall, type KeyedCheck } from '../src/ratelimit/redis-check-call.js';
@@ -24,7 +26,9 @@ const USAGE = `Usage: npm run bench:redis-script -- [options]
   --calls N        script calls per round and case (default 3000)
   --rounds N       interleaved rounds, medians quoted (default 5)
   --script PATH    a variant of lua/ratelimit-check.lua to measure (repeatable; default that file):
-                   every variant runs every case in the same interleaved rounds, on counters of its own`;
+                   every variant runs every case in the same interleaved rounds, on counters of its own
+  --from DIR       also another checkout's script with its own call encoder (e.g. a git worktree of an
+                   earlier commit, whose argument layout may differ), in the same rounds`;
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '3000' },
     rounds: { type: 'string', default: '5' },
     script: { type: 'string', multiple: true, default: ['lua/ratelimit-check.lua'] },
+    from: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -41,7 +46,13 @@ if (values.help) {
 }
 
 // As the limiter loads its script: a resent call runs once (src/redis/scripts.ts).
-const scripts = values.script.map((path, i) => ({ label: relative(process.cwd(), path), check: new LuaScript(`ratelimit-check-${i}`, readFileSync(path, 'utf8'), true) }));
+type Encode = typeof encodeCheckCall;
+const scripts: { label: string; check: LuaScript; encode: Encode }[] = values.script.map((path, i) => ({ label: relative(process.cwd(), path), check: new LuaScript(`ratelimit-check-${i}`, readFileSync(path, 'utf8'), true), encode: encodeCheckCall }));
+if (values.from !== undefined) {
+  const dir = resolve(values.from);
+  const { encodeCheckCall: encode } = await import(pathToFileURL(join(dir, 'src/ratelimit/redis-check-call.ts')).href) as { encodeCheckCall: Encode };
+  scripts.push({ label: `${dir}: lua/ratelimit-check.lua`, check: new LuaScript('ratelimit-check-from', readFileSync(join(dir, 'lua/ratelimit-check.lua'), 'utf8'), true), encode });
+}
 /**
  * A prefix per case, so each case's counters are a hash of their own as in a deployment with that
  * many identities: Redis stores a hash of a few hundred small fields differently from one of
@@ -91,8 +102,9 @@ function sweepEach(): number {
 async function runCalls(redis: Redis, c: Case, calls: number): Promise<void> {
   let inFlight: Promise<unknown>[] = [];
   for (let i = 0; i < calls; i++) {
-    const call = encodeCheckCall(groupsOf(c), undefined, sweepEach());
-    inFlight.push(scripts[c.variant]!.check.run(redis, call.keys, call.args, true));
+    const { check, encode } = scripts[c.variant]!;
+    const call = encode(groupsOf(c), undefined, sweepEach());
+    inFlight.push(check.run(redis, call.keys, call.args, true));
     if (inFlight.length >= PIPELINE) {
       await Promise.all(inFlight);
       inFlight = [];

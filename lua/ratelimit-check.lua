@@ -20,10 +20,11 @@
   ARGV[1]     time override in unix ms, or "" to read the server's TIME (the override is for tests)
   ARGV[2]     fields to sweep per hash in this call besides twice those it creates (0: only those)
   ARGV[3]     msgpack array: m counts (fields per hash, in KEYS order); then the F counter fields
-              (text), those of KEYS[1] first, each listed once however many checks name it; G, the
-              number of groups; then per group: k, then k × (fieldIndex, limit, durationMs, cost),
-              fieldIndex 1-based among the fields. The fields ride in the array, not as arguments
-              of their own: each argument costs the client and Redis a bulk string of its own
+              (text), those of KEYS[1] first, each listed once however many checks name it; then
+              the F fields' durations in ms, in the same order; G, the number of groups; then per
+              group: k, then k × (fieldIndex, limit, cost), fieldIndex 1-based among the fields.
+              The fields ride in the array, not as arguments of their own: each argument costs the
+              client and Redis a bulk string of its own
 
   Returns one string: now (a little-endian 64-bit integer), then per group its verdict ('1' or
   '0'), then per field its state as stored before this call (24 bytes; zeros for none), which the
@@ -76,53 +77,70 @@ for h = 1, m do
   first = first + n
 end
 local fields = first - 1
+local DURATION0 = FIELD0 + fields -- A[DURATION0 + i] is field i's duration
 
--- Per field index: the window s and previous count p after rotation (fixed for the call, as `now`
--- is), the count c (grows with commits), c0 the count at the start, sw the stored window (nil:
--- none), d the duration, w the previous count's weight floor(p · left / d) (fixed too).
-local ks, kc, kp, kc0, ksw, kd, kw = {}, {}, {}, {}, {}, {}, {}
-local G = A[m + fields + 1]
+-- Every counter rotated to `now` once, before the groups (its duration is the field's, so it is
+-- sent once per field): ks window, kc count (grows with commits), kp previous count, kw the
+-- previous count's weight floor(p · left / d), fixed for the call as `now` is. A counter with no
+-- stored state starts empty in the current window. Durations repeat, so their windows are reused.
+local ks, kc, kp, kw = {}, {}, {}, {}
+local windowOf = {}
+for i = 1, fields do
+  local d = A[DURATION0 + i]
+  local seq = windowOf[d]
+  if not seq then
+    seq = floor(now / d)
+    windowOf[d] = seq
+  end
+  local s, c, p = seq, 0, 0
+  local v = stored[i]
+  if v then
+    s, c, p = unpackState('<lll', v)
+    if s < seq then
+      if s == seq - 1 then s, c, p = seq, 0, c else s, c, p = seq, 0, 0 end
+    end
+  end
+  ks[i], kc[i], kp[i] = s, c, p
+  if p == 0 then kw[i] = 0
+  else
+    local left = d - (now - s * d)
+    if left > d then left = d elseif left < 0 then left = 0 end
+    kw[i] = floor(p * left / d)
+  end
+end
+
+local G = A[DURATION0 + fields + 1]
 local out = { pack('<l', now) }
--- The group's tentative count per field index; tm[i] == g marks it as this group's.
-local tm, tc = {}, {}
-local pos = m + fields + 2
+-- The group's tentative count per field index (tm[i] == g marks it as this group's); dirty[i]
+-- once a commit changed the count, so that only those are written.
+local tm, tc, dirty = {}, {}, {}
+local pos = DURATION0 + fields + 2
 for g = 1, G do
   local k = A[pos]
   local firstCheck = pos + 1
   pos = firstCheck
   local passed = true
   for _ = 1, k do
-    local i, limit, cost = A[pos], A[pos + 1], A[pos + 3]
-    if not kd[i] then
-      -- First mention: rotate the counter (inlined: a Lua call per field costs).
-      local d = A[pos + 2]
-      local seq = floor(now / d)
-      local s, c0, p
-      local v = stored[i]
-      if v then s, c0, p = unpackState('<lll', v) end
-      ksw[i] = s
-      if s == nil then s, c0, p = seq, 0, 0
-      elseif s < seq then
-        if s == seq - 1 then s, c0, p = seq, 0, c0 else s, c0, p = seq, 0, 0 end
-      end
-      ks[i], kc[i], kp[i], kc0[i], kd[i] = s, c0, p, c0, d
-      local left = d - (now - s * d)
-      if left > d then left = d elseif left < 0 then left = 0 end
-      kw[i] = floor(p * left / d)
-    end
-    local c = kc[i]
-    if tm[i] == g then c = tc[i] end
+    local i, limit, cost = A[pos], A[pos + 1], A[pos + 2]
+    local c
+    if tm[i] == g then c = tc[i] else c = kc[i] end
     if limit <= 0 or c + kw[i] + cost > limit then passed = false end
     tm[i], tc[i] = g, c + cost
-    pos = pos + 4
+    pos = pos + 3
   end
   if passed then
-    for q = firstCheck, pos - 1, 4 do
+    for q = firstCheck, pos - 1, 3 do
       local i = A[q]
-      kc[i] = tc[i]
+      local c = tc[i]
+      if c ~= kc[i] then
+        kc[i] = c
+        dirty[i] = true
+      end
     end
+    out[g + 1] = '1'
+  else
+    out[g + 1] = '0'
   end
-  out[g + 1] = passed and '1' or '0'
 end
 
 for i = 1, fields do out[G + 1 + i] = stored[i] or NO_STATE end
@@ -147,20 +165,20 @@ end
 first = 1
 for h = 1, m do
   local count = A[h]
-  local writes, created = {}, 0
+  local writes, n, created = {}, 0, 0
   for i = first, first + count - 1 do
-    local c = kc[i]
-    -- Written when its count changed; a rotated window that took no cost is left as stored.
-    if c ~= kc0[i] then
-      if ksw[i] == nil then created = created + 1 end
-      writes[#writes + 1] = A[FIELD0 + i]
-      writes[#writes + 1] = pack('<lll', ks[i], c, kp[i])
+    -- Written when a commit changed its count; a rotated window that took no cost is left as stored.
+    if dirty[i] then
+      if not stored[i] then created = created + 1 end
+      writes[n + 1] = A[FIELD0 + i]
+      writes[n + 2] = pack('<lll', ks[i], kc[i], kp[i])
+      n = n + 2
     end
   end
-  if #writes > 0 then
+  if n > 0 then
     if untabled[h] then
-      writes[#writes + 1] = TABLE_FIELD
-      writes[#writes + 1] = TABLE_VALUE
+      writes[n + 1] = TABLE_FIELD
+      writes[n + 2] = TABLE_VALUE
     end
     rcall('HSET', KEYS[h], unpack(writes))
   end

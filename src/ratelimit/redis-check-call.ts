@@ -71,7 +71,7 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
   const index = new Map<string, number>();
   let elements = 1;
   for (const group of groups) {
-    elements += 1 + 4 * group.length;
+    elements += 1 + 3 * group.length;
     for (const keyed of group) {
       if (index.has(keyed.key)) continue;
       let h = hashes.indexOf(keyed.hash);
@@ -90,11 +90,13 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
       fields.push(keyed.key);
     }
   }
-  // ARGV[3], in the script's order: fields per hash, the fields, then the groups' checks.
+  // ARGV[3], in the script's order: fields per hash, the fields, their durations, then the groups' checks.
   const out = argWriter;
-  out.start(hashes.length + fields.length + elements);
+  out.start(hashes.length + 2 * fields.length + elements);
   for (const list of byHash) out.number(list.length);
   for (const list of byHash) for (const keyed of list) out.packed(keyed.packedKey ?? packedString(keyed.key));
+  // A field's name ends in its duration, so every check of it has that duration.
+  for (const list of byHash) for (const keyed of list) out.number(keyed.check.durationMs);
   out.number(groups.length);
   const keyIndexes = new Array<number[]>(groups.length);
   for (let g = 0; g < groups.length; g++) {
@@ -107,7 +109,6 @@ export function encodeCheckCall(groups: readonly (readonly KeyedCheck[])[], nowO
       indexes[j] = i;
       out.number(i + 1);
       out.number(check.limit);
-      out.number(check.durationMs);
       out.number(check.cost);
     }
     keyIndexes[g] = indexes;

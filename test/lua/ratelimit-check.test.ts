@@ -212,7 +212,8 @@ describe('ratelimit-check.lua', () => {
     const [a, b] = [fresh(1000, hash), fresh(1000, hash)];
     await put(a, { s: SEQ - 1, c: 7, p: 1 }); // the previous window: becomes p = 7, weighing floor(7 · 0.9) = 6
     // Group 1: a (limit 10, cost 2) and b (limit 5, cost 1) pass; group 2: a at cost 20 does not.
-    const args = [String(BASE + 100), '0', pack([2, a.field, b.field, 2, 2, 1, 10, 1000, 2, 2, 5, 1000, 1, 1, 1, 10, 1000, 20])];
+    // The wire format (the script's header): fields per hash, the fields, their durations, then the groups.
+    const args = [String(BASE + 100), '0', pack([2, a.field, b.field, 1000, 1000, 2, 2, 1, 10, 2, 2, 5, 1, 1, 1, 10, 20])];
     const reply = await CHECK.run(redis, [hash], args, true) as Buffer;
     expect(reply.length).toBe(8 + 2 + 2 * 24);
     expect(Number(reply.readBigInt64LE(0))).toBe(BASE + 100);

@@ -17,10 +17,11 @@ import { openLmdbStorage } from '../src/storage/lmdb/open.js';
 const USAGE = `Usage: npm run bench:recorder-minute -- [options]
   --keys N      keys verified in turn (default 20000)
   --rate N      verifications a second (default 10000)
-  --minutes N   minutes simulated (default 3)`;
+  --minutes N   minutes simulated (default 3)
+  --retained N  verification records the store keeps before it drops the oldest (default keygate's, 1000000)`;
 
 const { values } = parseArgs({
-  options: { keys: { type: 'string', default: '20000' }, rate: { type: 'string', default: '10000' }, minutes: { type: 'string', default: '3' }, help: { type: 'boolean', default: false } },
+  options: { keys: { type: 'string', default: '20000' }, rate: { type: 'string', default: '10000' }, minutes: { type: 'string', default: '3' }, retained: { type: 'string', default: '1000000' }, help: { type: 'boolean', default: false } },
 });
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -31,7 +32,7 @@ const perBatch = Math.round(Number(values.rate) / 10);
 const minutes = Number(values.minutes);
 
 const dir = mkdtempSync(join(tmpdir(), 'keygate-recorder-minute-'));
-const storage = openLmdbStorage(dir);
+const storage = openLmdbStorage(dir, { verificationsRetained: Number(values.retained) });
 const log = { error: (obj: object, msg: string) => console.error(msg, obj), warn: (obj: object, msg: string) => console.error(msg, obj) };
 let now = Date.UTC(2025, 4, 20, 12, 0, 0);
 const recorder = new VerificationRecorder(storage.verifications, log, { flushIntervalMs: 3_600_000, batchSize: 1_000_000, now: () => now });

@@ -2,7 +2,8 @@
  * `npm run bench:profile -- [options]`: where keygate's event loop spends its time in one scenario.
  * Starts keygate (every thread on CPU 0, wrk on CPU 1, as in the bench), seeds keys, verifies each
  * once, warms up, then profiles the event loop with V8's sampling profiler during a wrk run and prints the
- * functions with most time of their own and most time in all they call, as shares of the samples.
+ * functions with most time of their own and most time in all they call, as shares of the samples,
+ * and the samples by part of a verification (lib/profile-parts.ts).
  * The profile is written to bench/results/ (open it in Chrome DevTools' Performance panel).
  * With --heap: V8's sampling heap profiler instead, and the functions that allocate the most bytes
  * per request (objects collected since included), the young generation's work per request; with
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { call, seedScenarioKeys, warmPass } from './lib/api.js';
 import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startCluster, startKeygate, startRedis, stopAll, tempDir, type Mode } from './lib/procs.js';
 import { log } from './lib/progress.js';
+import { frameName, partsTable, type Profile, type ProfileNode } from './lib/profile-parts.js';
 import { parseSettings } from './lib/settings.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -27,17 +29,16 @@ const HELP = `Usage: npm run bench:profile -- [options]
   --seconds S    seconds profiled (default 8)
   --top N        rows per table (default 30)
   --heap         bytes allocated per request by function (sampling heap profiler) instead of CPU time
-  --promoted     as --heap, but only what outlived the young generation (what its collections promote)`;
+  --promoted     as --heap, but only what outlived the young generation (what its collections promote)
+  --read FILE    print the tables of a saved .cpuprofile (e.g. bench/results/profile-embedded-one.cpuprofile) instead of profiling`;
 
 const { values } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' }, keys: { type: 'string', default: '2000' },
-    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, heap: { type: 'boolean' }, promoted: { type: 'boolean' }, help: { type: 'boolean' },
+    identities: { type: 'string', default: '20' }, env: { type: 'string', default: '' }, seconds: { type: 'string', default: '8' }, top: { type: 'string', default: '30' }, heap: { type: 'boolean' }, promoted: { type: 'boolean' }, read: { type: 'string' }, help: { type: 'boolean' },
   },
 });
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[] }
 
 interface HeapNode { callFrame: ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
 
@@ -57,7 +58,6 @@ function summarizeHeap(head: HeapNode, requests: number, top: number, what: stri
   return `${perRequest(all)} bytes ${what} per request (${requests} requests profiled).\n\n| bytes per request | allocated in |\n|---|---|\n${rows}`;
 }
 
-const frameName = (f: ProfileNode['callFrame']): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${f.url ? `:${f.lineNumber + 1}` : ''}`;
 
 /** Self and total shares per function (name, file, line), each function counted once per sample. */
 function summarize(profile: Profile, top: number): string {
@@ -86,9 +86,14 @@ function summarize(profile: Profile, top: number): string {
   return `${busy} busy samples of ${profile.samples.length} (the rest idle); shares of the busy ones.\n\nSelf time:\n\n| share | function |\n|---|---|\n${rows(self)}\n\nTotal time (with what it calls):\n\n| share | function |\n|---|---|\n${rows(total)}`;
 }
 
+function logCpuTables(profile: Profile): void {
+  log(summarize(profile, Number(values.top)));
+  log(`\n${partsTable(profile)}`);
+}
 
 async function main(): Promise<void> {
   if (values.help) return log(HELP);
+  if (values.read) return logCpuTables(JSON.parse(readFileSync(values.read, 'utf8')) as Profile);
   if (!['one', 'keys', 'limits'].includes(values.scenario!)) throw new Error('--scenario is one, keys or limits');
   ensureWrk();
   installSignalHandlers();
@@ -125,7 +130,7 @@ async function main(): Promise<void> {
   // The wrk run outlasts the profile by a second: requests are counted at the run's rate.
   const what = values.promoted ? 'allocated and kept past the young generation' : 'allocated';
   if (heap) log(summarizeHeap((JSON.parse(text) as { head: HeapNode }).head, Math.round(result.rps * seconds), Number(values.top), what));
-  else log(summarize(JSON.parse(text) as Profile, Number(values.top)));
+  else logCpuTables(JSON.parse(text) as Profile);
 }
 
 main().then(() => stopAll(), async (err: unknown) => {

@@ -39,7 +39,6 @@ const { values } = parseArgs({
   },
 });
 
-
 interface HeapNode { callFrame: ProfileNode['callFrame']; selfSize: number; children: HeapNode[] }
 
 /** Bytes per request by the function that allocated them (name, file, line); `what`: which bytes the profile holds. */
@@ -57,7 +56,6 @@ function summarizeHeap(head: HeapNode, requests: number, top: number, what: stri
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, b]) => `| ${perRequest(b)} | \`${n.trim()}\` |`).join('\n');
   return `${perRequest(all)} bytes ${what} per request (${requests} requests profiled).\n\n| bytes per request | allocated in |\n|---|---|\n${rows}`;
 }
-
 
 /** Self and total shares per function (name, file, line), each function counted once per sample. */
 function summarize(profile: Profile, top: number): string {

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { call, seedScenarioKeys, warmPass } from './lib/api.js';
 import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startCluster, startKeygate, startRedis, stopAll, tempDir, type Mode } from './lib/procs.js';
 import { log } from './lib/progress.js';
-import { frameName, partsTable, type Profile, type ProfileNode } from './lib/profile-parts.js';
+import { frameName, partsTable, sampleStacks, type Profile, type ProfileNode } from './lib/profile-parts.js';
 import { parseSettings } from './lib/settings.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -59,21 +59,11 @@ function summarizeHeap(head: HeapNode, requests: number, top: number, what: stri
 
 /** Self and total shares per function (name, file, line), each function counted once per sample. */
 function summarize(profile: Profile, top: number): string {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const name = (n: ProfileNode): string => frameName(n.callFrame);
   const self = new Map<string, number>();
   const total = new Map<string, number>();
-  for (const id of profile.samples) {
-    const own = name(byId.get(id)!);
-    self.set(own, (self.get(own) ?? 0) + 1);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const n = name(byId.get(at)!);
-      if (!seen.has(n)) total.set(n, (total.get(n) ?? 0) + 1);
-      seen.add(n);
-    }
+  for (const stack of sampleStacks(profile)) {
+    self.set(stack[0]!, (self.get(stack[0]!) ?? 0) + 1);
+    for (const n of new Set(stack)) total.set(n, (total.get(n) ?? 0) + 1);
   }
   // Shares of the busy samples: "(idle)" is the event loop waiting for the network.
   const idle = self.get('(idle) ') ?? 0;

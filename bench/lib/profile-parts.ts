@@ -32,16 +32,22 @@ const REST = 'the rest (the pipeline, timers, uWS callbacks)';
 /** A frame as bench:profile prints it: "name url:line", the url from dist/ or node_modules/ on. */
 export const frameName = (f: ProfileNode['callFrame']): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}${f.url ? `:${f.lineNumber + 1}` : ''}`;
 
-export function partsTable(profile: Profile): string {
-  const frame = (n: ProfileNode): string => frameName(n.callFrame);
+/** Each sample's stack as frame names (frameName), innermost first. */
+export function sampleStacks(profile: Profile): string[][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  return profile.samples.map((id) => {
+    const stack: string[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(frameName(byId.get(at)!.callFrame));
+    return stack;
+  });
+}
+
+export function partsTable(profile: Profile): string {
   const counts = new Map<string, number>();
   let busy = 0;
-  for (const id of profile.samples) {
-    const stack: string[] = [];
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(frame(byId.get(at)!));
+  for (const stack of sampleStacks(profile)) {
     if (stack[0]!.startsWith('(idle)')) continue;
     busy++;
     const part = PARTS.find((p) => (p.leafOnly ? p.frames.test(stack[0]!) : stack.some((f) => p.frames.test(f))))?.name ?? REST;

@@ -43,7 +43,8 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --reference      also the minimal verification server (bench/minimal-verify-server.ts: root key, JSON,
                    SHA-256, a Map, a JSON answer; no logs, metrics, analytics or limits) on the first
                    variant's keys, in the same rounds: how near keygate is to what the engine allows
-Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.`;
+Every variant runs at LOG_LEVEL=info, METRICS=on and npm start's node flags (NODE_OPTIONS) unless its --env says otherwise.
+NODE_FLAGS in --env adds node flags on the command line, for those NODE_OPTIONS refuses (--env NODE_FLAGS=--single-threaded-gc).`;
 
 const { values } = parseArgs({
   options: {

@@ -53,8 +53,10 @@ export async function spawnKeygate(env: Record<string, string>, script = MAIN_JS
 
 async function spawnOnce(env: Record<string, string>, port: string, script: string, ready: 'log' | 'liveness'): Promise<ChildKeygate> {
   if (env.ROOT_KEY) recordSecret(env.ROOT_KEY);
-  const child = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: port },
+  // NODE_FLAGS: node flags for the command line (V8's GC flags, say, which NODE_OPTIONS refuses).
+  const { NODE_FLAGS: flags = '', ...childEnv } = env;
+  const child = spawn(process.execPath, [...flags.split(/\s+/).filter((flag) => flag !== ''), script], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...childEnv, PORT: port },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = openRunLog('process');

@@ -53,9 +53,9 @@ function metric(b: Budget, r: Results): number | undefined {
     case 'callsPerVerification': return r.calls[b.server]?.perVerification;
     case 'sentPerVerification': return r.calls[b.server]?.sentPerVerification;
     case 'memoryDrift': return r.memory ? Math.abs(r.memory.drift) : undefined;
-    // verifyKey throughput with metrics recorded, over the same server with METRICS=off.
+    // verifyKey throughput with metrics recorded, over a twin with METRICS=off (bench/run.ts).
     case 'metricsCost': {
-      const on = r.throughput['embedded/verifyKey'];
+      const on = r.throughput['embedded-metrics-on/verifyKey'];
       const off = r.throughput['embedded-metrics-off/verifyKey'];
       return on && off ? on.rps / off.rps : undefined;
     }
@@ -114,7 +114,8 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   const row = (server: string, scenario: string, key: string): void => { out.push(throughputRow(r, server, scenario, key)); };
   row('baseline (uWS fixed reply)', '–', 'baseline');
   for (const server of ['embedded', 'redis', 'cluster']) for (const sc of SCENARIOS) row(server, sc.id, `${server}/${sc.id}`);
-  row('embedded, METRICS=off', 'verifyKey', 'embedded-metrics-off/verifyKey');
+  row('embedded, METRICS=on (metrics-cost pair)', 'verifyKey', 'embedded-metrics-on/verifyKey');
+  row('embedded, METRICS=off (metrics-cost pair)', 'verifyKey', 'embedded-metrics-off/verifyKey');
   // bench/minimal-verify-server.ts on embedded's keys: root key, JSON, SHA-256, a Map, a JSON answer.
   for (const id of REFERENCE_SCENARIOS) row('reference (minimal verify, no bookkeeping)', id, `reference/${id}`);
   if (Object.keys(r.calls).length > 0) {

@@ -116,7 +116,7 @@ export class Metrics {
       const r = this.recorderStats?.();
       return r ? [{ labels: {}, value: r.pending }] : [];
     });
-    this.pulled('keygate_analytics_writer_thread', '1 while verification records are written by the writer thread; 0 once it failed and they are written on the event loop.', 'gauge', () => {
+    this.pulled('keygate_analytics_writer_thread', '1 while verification records are written by the writer thread; 0 while they are written on the event loop (ANALYTICS_WRITER, or the thread failed).', 'gauge', () => {
       const r = this.recorderStats?.();
       return r ? [{ labels: {}, value: r.onThread ? 1 : 0 }] : [];
     });

@@ -1,6 +1,6 @@
 /** The embedded services: everything in this process, records in the LMDB folder (DATA_DIR). */
 import { AnalyticsQueries } from '../analytics/query-thread.js';
-import { ThreadRecorder } from '../analytics/recorder-thread.js';
+import { startRecorder } from '../analytics/recorders.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../obs/log.js';
 import { MemoryRateLimiter } from '../ratelimit/memory-limiter.js';
@@ -17,9 +17,7 @@ export function buildEmbeddedServices(config: Config, log: Logger): Services {
     storage,
     limiter: new MemoryRateLimiter(),
     ...rememberedInProcess(config, storage, storage.changes),
-    recorder: new ThreadRecorder(storage.verifications, log, {
-      store: { kind: 'lmdb', dataDir: config.dataDir }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
-    }),
+    recorder: startRecorder(config, storage.verifications, { kind: 'lmdb', dataDir: config.dataDir }, log),
     analytics: new AnalyticsQueries(config, log),
     hashPool: new HashPool(config.hashWorkers),
     now: Date.now,

@@ -7,7 +7,7 @@
  * (redis/replica-wait.ts): WAIT blocks the connection it is sent on, and reads must not queue.
  */
 import { AnalyticsQueries } from '../analytics/query-thread.js';
-import { ThreadRecorder } from '../analytics/recorder-thread.js';
+import { startRecorder } from '../analytics/recorders.js';
 import { RedisInvalidationBus } from '../cache/invalidation.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../obs/log.js';
@@ -74,9 +74,7 @@ export async function buildRedisServices(config: Config, settings: RedisSettings
     storage,
     ...rememberedInProcess(config, storage, cache.feed, config.cacheTtlMs),
     limiter: new RedisRateLimiter({ client: limiterClient, keyPrefix: settings.keyPrefix, failMode: config.ratelimitFailMode, log }),
-    recorder: new ThreadRecorder(storage.verifications, log, {
-      store: { kind: 'redis', settings }, verificationsRetained: config.verificationsRetained, rollupRetentionMs: config.analyticsRetentionDays * 86_400_000,
-    }),
+    recorder: startRecorder(config, storage.verifications, { kind: 'redis', settings }, log),
     analytics: new AnalyticsQueries(config, log),
     hashPool: new HashPool(config.hashWorkers),
     cache,

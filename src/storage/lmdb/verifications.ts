@@ -43,6 +43,8 @@ const MAX_BODY_BYTES = 1_950;
 const KEPT = 'verifications';
 
 const INCREMENTS_PER_TRANSACTION = 2_000;
+/** Records whose blocks are encoded in one turn of the event loop: requests are answered between such pieces. */
+const ENCODE_RECORDS_PER_TURN = 128;
 
 function decodeTuple(time: number, [requestId, apiId, keyId, identityId, externalId, outcome, tags, spentCredits, latency]: Tuple): VerificationRecord {
   // Records written before latency was recorded have 8 fields.
@@ -87,7 +89,16 @@ export class LmdbVerificationStore implements VerificationStore {
     }
     const blocks: { minTime: number; count: number; body: Buffer }[] = [];
     if (c.count > 0) {
-      for (const indexes of cutBlocks(c, timeOrder(c), { maxRecords: Infinity, spanMs: SPAN_MS, maxBytes: CUT_BYTES })) encodeFitting(c, indexes, blocks);
+      let sincePause = 0;
+      for (const indexes of cutBlocks(c, timeOrder(c), { maxRecords: Infinity, spanMs: SPAN_MS, maxBytes: CUT_BYTES })) {
+        encodeFitting(c, indexes, blocks);
+        sincePause += indexes.length;
+        // Requests are answered in between when this runs on the event loop (analytics/recorders.ts).
+        if (sincePause >= ENCODE_RECORDS_PER_TURN) {
+          sincePause = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
     }
     await this.t.root.transaction(() => {
       const kept = this.kept();

@@ -196,7 +196,9 @@ export async function startKeygate(mode: Mode, name: string, extraEnv: Record<st
   // The defaults users get: LOG_LEVEL=info (a line per request), METRICS=on and npm start's node
   // flags, unless a variant says otherwise.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', NODE_OPTIONS: START_NODE_FLAGS, ...extraEnv };
-  const child = await spawnKeygate(env, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
+  // Started on its one CPU, as an operator gives keygate one (taskset, a cpuset), so that keygate
+  // sees the one CPU it has; pinned again below, every thread, should the prefix be unavailable.
+  const child = await spawnKeygate({ COMMAND_PREFIX: tasksetPrefix(SERVER_CPU).join(' '), ...env }, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
   dropOutput(child, `keygate ${name}`);
   const pid = child.process.pid!;
   pinServer(pid);

@@ -171,7 +171,9 @@ export class VerificationRecorder implements Recorder {
 
   record(record: VerificationRecord, slot?: DimsSlot): void {
     const builder = this.builder ??= new ColumnsBuilder(Math.min(this.batchSize, this.maxPending));
-    if (builder.count >= this.maxPending) {
+    // Records handed to a store that has not answered count too: a store falling behind must not
+    // grow the chain of writes waiting for it without bound.
+    if (builder.count + this.storing >= this.maxPending) {
       this.dropped++;
       return;
     }

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/obs/log.js';
 import { openLmdbStorage } from '../../src/storage/lmdb/open.js';
 import type { Storage, VerificationStore } from '../../src/storage/types.js';
 import { ServiceUnavailableError } from '../../src/errors/api-error.js';
+import { gate } from '../support/gate.js';
 
 const record = (i: number) => ({ time: 1_000 + i, requestId: `req_${i}`, apiId: 'api_1', keyId: 'key_1', outcome: 'VALID', spentCredits: 0 });
 
@@ -77,6 +78,25 @@ describe('VerificationRecorder (on a real LMDB store)', () => {
     await recorder.close();
     expect(await storage.verifications.count()).toBe(5);
     expect(logged).toContain('dropped');
+  });
+
+  test('records handed to a store that has not answered yet count against maxPending', async () => {
+    open();
+    const held = gate();
+    const slow: VerificationStore = Object.assign(Object.create(storage.verifications) as VerificationStore, {
+      appendColumns: async (...args: Parameters<VerificationStore['appendColumns']>) => {
+        await held.pass();
+        return storage.verifications.appendColumns(...args);
+      },
+    });
+    const recorder = new VerificationRecorder(slow, log, { flushIntervalMs: 60_000, batchSize: 4, maxPending: 6 });
+    // The first four go to the store, which holds them; two more fit, the rest are dropped.
+    for (let i = 0; i < 9; i++) recorder.record(record(i));
+    await held.reached;
+    expect(recorder.dropped).toBe(3);
+    held.open();
+    await recorder.close();
+    expect(await storage.verifications.count()).toBe(6);
   });
 
   test('records are written with every batch; rollups are summed and written with the first batch after each UTC minute ends (hour, day and month from the minute sums); flush() writes everything', async () => {

@@ -71,12 +71,8 @@ export interface Config {
   readonly cacheTtlMs: number;
   /** Worker threads verifying slow-hash migrated keys (src/workers/pool.ts), started at first need. */
   readonly hashWorkers: number;
-  /**
-   * Where verification records are written (src/analytics/recorders.ts): a thread of their own, or
-   * the event loop; `auto` takes the event loop for the embedded store when the process may use
-   * only one CPU, and the thread otherwise.
-   */
-  readonly analyticsWriter: 'auto' | 'thread' | 'event-loop';
+  /** Where verification records are written (src/analytics/recorders.ts): a thread of their own, or the event loop. */
+  readonly analyticsWriter: 'thread' | 'event-loop';
 }
 
 /** Shortest ROOT_KEY accepted: anything shorter is guessable. */
@@ -150,8 +146,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const redis: RedisSettings | null = redisUrl ? { url: redisUrl, commandTimeoutMs, keyPrefix }
     : clusterNodes.length > 0 ? { clusterNodes, commandTimeoutMs, keyPrefix } : null;
 
-  const analyticsWriter = text('ANALYTICS_WRITER', 'auto');
-  if (analyticsWriter !== 'auto' && analyticsWriter !== 'thread' && analyticsWriter !== 'event-loop') problems.push(`ANALYTICS_WRITER must be auto, thread or event-loop (got '${analyticsWriter}')`);
+  const analyticsWriter = text('ANALYTICS_WRITER', 'thread');
+  if (analyticsWriter !== 'thread' && analyticsWriter !== 'event-loop') problems.push(`ANALYTICS_WRITER must be thread or event-loop (got '${analyticsWriter}')`);
 
   const cookieSecure = text('SESSION_COOKIE_SECURE', 'auto');
   if (cookieSecure !== 'auto' && cookieSecure !== 'always') problems.push(`SESSION_COOKIE_SECURE must be auto or always (got '${cookieSecure}')`);
@@ -183,7 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     cacheTtlMs: int('CACHE_TTL_MS', 60_000, 100, 600_000),
     hashWorkers: int('HASH_WORKERS', 1, 1, 64),
-    analyticsWriter: analyticsWriter === 'thread' || analyticsWriter === 'event-loop' ? analyticsWriter : 'auto',
+    analyticsWriter: analyticsWriter === 'event-loop' ? 'event-loop' : 'thread',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -47,7 +47,7 @@ describe('loadConfig', () => {
       redis: null, ratelimitFailMode: 'closed', cacheMaxEntries: 100_000, cacheTtlMs: 60_000, hashWorkers: 1, shutdownGraceMs: 10_000,
       analyticsRetentionDays: 30, analyticsMaxResultRows: 10_000, analyticsMaxRowsRead: 10_000_000, analyticsQueryTimeoutMs: 10_000,
       logFormat: 'pretty', metrics: false, redisWaitReplicas: 'auto', redisWaitTimeoutMs: 500, redisRequireAof: false,
-      sessionCookieSecure: 'auto', authFailuresPerMinute: 100, auditRetentionDays: 365, analyticsWriter: 'auto',
+      sessionCookieSecure: 'auto', authFailuresPerMinute: 100, auditRetentionDays: 365, analyticsWriter: 'thread',
     });
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(loadConfig({}).auditRetentionDays).toBe(90);
@@ -76,11 +76,11 @@ describe('loadConfig', () => {
     for (const name of ['ANALYTICS_RETENTION_DAYS', 'ANALYTICS_MAX_RESULT_ROWS', 'ANALYTICS_MAX_ROWS_READ', 'ANALYTICS_QUERY_TIMEOUT_MS']) expect(err.message).toContain(name);
   });
 
-  it('reads where analytics records are written (auto by default) and refuses anything else', () => {
-    expect(loadConfig({}).analyticsWriter).toBe('auto');
+  it('reads where analytics records are written (the thread by default) and refuses anything else', () => {
+    expect(loadConfig({}).analyticsWriter).toBe('thread');
     expect(loadConfig({ ANALYTICS_WRITER: 'event-loop' }).analyticsWriter).toBe('event-loop');
     expect(loadConfig({ ANALYTICS_WRITER: 'thread' }).analyticsWriter).toBe('thread');
-    expect(() => loadConfig({ ANALYTICS_WRITER: 'inline' })).toThrow(/ANALYTICS_WRITER must be auto, thread or event-loop \(got 'inline'\)/);
+    expect(() => loadConfig({ ANALYTICS_WRITER: 'auto' })).toThrow(/ANALYTICS_WRITER must be thread or event-loop \(got 'auto'\)/);
   });
 
   it('reports every invalid value at once in one ConfigError', () => {

@@ -196,8 +196,8 @@ export async function startKeygate(mode: Mode, name: string, extraEnv: Record<st
   // The defaults users get: LOG_LEVEL=info (a line per request), METRICS=on and npm start's node
   // flags, unless a variant says otherwise.
   const env: Record<string, string> = { DATA_DIR: dataDir, ROOT_KEY, LOG_LEVEL: 'info', NODE_OPTIONS: START_NODE_FLAGS, ...extraEnv };
-  // Started on its one CPU, as an operator gives keygate one (taskset, a cpuset), so that keygate
-  // sees the one CPU it has; pinned again below, every thread, should the prefix be unavailable.
+  // Started on its CPU, as an operator gives keygate one (taskset, a cpuset): every thread is there
+  // from its first instruction, and keygate sees the one CPU it has. Pinned again below all the same.
   const child = await spawnKeygate({ COMMAND_PREFIX: tasksetPrefix(SERVER_CPU).join(' '), ...env }, script, LISTENING_LOGGED.includes(env.LOG_LEVEL!) ? 'log' : 'liveness');
   dropOutput(child, `keygate ${name}`);
   const pid = child.process.pid!;

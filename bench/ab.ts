@@ -18,6 +18,7 @@ import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startClu
 import { log } from './lib/progress.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
 import { median } from './lib/report.js';
+import { describeSteal, readHostCpu, stealShare } from './lib/steal.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
 const HELP = `Usage: npm run bench:ab -- [options]
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
     await wrk(r.server.url, r.bodiesFile, 2, 'warm-up');
   }
   const baselineRps: number[] = [];
+  const hostBefore = readHostCpu();
   for (let round = 0; round < rounds; round++) {
     baselineRps.push((await wrk(baseline.url, runs[0]!.bodiesFile, durationS, 'baseline')).rps);
     // Alternating order, so no variant always runs right after the baseline.
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
     log(`round ${round + 1}/${rounds} done`);
   }
   const latency = values.latency ? await latencyRounds(runs, baseline.url, rounds, Number(values.rate ?? median(runs[0]!.rps) / 2)) : undefined;
+  const steal = describeSteal(stealShare(hostBefore, readHostCpu()));
   const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
   log(`\n${values.mode}, scenario ${values.scenario}${values.scenario === 'limits' ? ` (${values.identities} identities)` : ''}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
   // Against the first variant round by round: on a machine whose speed drifts during a run, the
@@ -228,6 +231,7 @@ async function main(): Promise<void> {
       log(`| ${r.server.name} | ${ms(own.map((x) => x.p50Ms))} | ${ms(own.map((x) => x.p99Ms))} | ${ms(own.map((x) => x.p999Ms))} | ${ms(base.map((x) => x.p99Ms))} | ${median(own.map((x, j) => x.p99Ms / base[j]!.p99Ms)).toFixed(2)} | ${own.reduce((n, x) => n + x.errors + x.non2xx, 0)} |`);
     }
   }
+  if (steal !== '') log(`\nWhile the rounds ran, ${steal}.`);
   if (values.threads) {
     log('\nCPU µs per request of each thread (median of rounds; threads below 0.05 µs left out):\n');
     log('| variant | thread | µs/req |');

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { MAIN_JS } from '../test/support/process.js';
 import { call, seedScenarioKeys, verifyEach, warmPass, type Seeded } from './lib/api.js';
 import { evaluate, median, printReport, type Budgets, type Results } from './lib/report.js';
+import { readHostCpu, stealShare } from './lib/steal.js';
 import { runMemory } from './lib/memory.js';
 import {
   installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir, type KeygateServer, type Mode,
@@ -107,6 +108,7 @@ async function main(): Promise<number> {
   ensureWrk();
   if (!existsSync(MAIN_JS)) throw new Error('dist/main.js is missing: run `npm run build` (npm run bench does)');
   const started = Date.now();
+  const hostBefore = readHostCpu();
   const work = tempDir('files');
   const results: Results = {
     date: new Date().toISOString(), settings,
@@ -342,6 +344,7 @@ async function main(): Promise<number> {
     log(formatHashing(results.hashing));
   }
   results.loadavgAfter = loadavg();
+  results.stealShare = stealShare(hostBefore, readHostCpu());
   results.seconds = (Date.now() - started) / 1000;
   const verdicts = evaluate(budgets, results);
   printReport(results, verdicts);

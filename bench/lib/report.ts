@@ -3,6 +3,7 @@ import type { MemoryResult } from './memory.js';
 import type { HashRow } from '../hashing.js';
 import type { RateResult } from './rate.js';
 import { REFERENCE_SCENARIOS, SCENARIOS } from '../scenarios.js';
+import { describeSteal } from './steal.js';
 
 export interface Budget {
   readonly name: string;
@@ -20,6 +21,8 @@ export interface Results {
   settings: Record<string, unknown>;
   loadavgBefore: number[];
   loadavgAfter?: number[];
+  /** Steal over the whole run (bench/lib/steal.ts): how much of the VM's CPU time its host took. */
+  stealShare?: number;
   seconds?: number;
   seeding: Record<string, { keys: number; identities: number; seconds: number }>;
   /**
@@ -134,7 +137,8 @@ export function printReport(r: Results, verdicts: readonly Verdict[]): void {
   out.push('', 'Budgets (bench/budgets.json):', '', '| budget | value | limit | |', '|---|---|---|---|');
   // A budget whose part of the run was skipped (--skip-memory) is neither passed nor failed.
   for (const v of verdicts) out.push(`| ${v.name} | ${v.value === undefined ? 'not measured' : v.value.toFixed(3)} | ${v.limit} | ${v.value === undefined ? 'skipped' : v.pass ? 'pass' : '**FAIL**'} |`);
-  out.push('', `load average before ${r.loadavgBefore.map((x) => x.toFixed(2)).join(' ')}, after ${r.loadavgAfter?.map((x) => x.toFixed(2)).join(' ') ?? '?'}; run took ${(r.seconds ?? 0).toFixed(0)} s`);
+  const steal = describeSteal(r.stealShare);
+  out.push('', `load average before ${r.loadavgBefore.map((x) => x.toFixed(2)).join(' ')}, after ${r.loadavgAfter?.map((x) => x.toFixed(2)).join(' ') ?? '?'}; run took ${(r.seconds ?? 0).toFixed(0)} s${steal === '' ? '' : `; ${steal}`}`);
   const failed = verdicts.filter((v) => !v.pass).length;
   const skipped = verdicts.filter((v) => v.value === undefined).length;
   const smoke = r.settings.quick === true ? ' (a quick run: a smoke test, so they do not fail the run)' : '';

@@ -1,13 +1,15 @@
 /**
  * Where every log line goes on its way out: one ordered stream of bytes for pino's lines and for
- * the per-request lines. Request lines gather in a byte buffer and go out together at most
- * FLUSH_MS later (or once FLUSH_BYTES are waiting); pino's own lines (startup, warnings, errors)
- * go out at once, after whatever was gathered before them.
+ * the per-request lines. Request lines are held as values (request-lines.ts) and formatted into
+ * a byte buffer that goes out at most FLUSH_MS after the first of them (or once FLUSH_BYTES are
+ * waiting); pino's own lines (startup, warnings, errors) go out at once, after whatever was held
+ * or gathered before them.
  *
  * Bytes, not text, reach the writer: a SonicBoom in text mode measures, concatenates and encodes
  * a large string several times over, which costs more than formatting the per-request lines.
  */
 import { pino } from 'pino';
+import { RequestLines, type HeldLinesSink } from './request-lines.js';
 
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
@@ -27,7 +29,9 @@ export interface ByteDestination {
   flushSync?(): void;
 }
 
-export class LogSink {
+export class LogSink implements HeldLinesSink {
+  /** Per-request lines held as values until the next send (request-lines.ts). */
+  private readonly requestLines: RequestLines[] = [];
   private chunk = Buffer.allocUnsafe(FLUSH_BYTES);
   private at = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -85,20 +89,45 @@ export class LogSink {
     else this.dropped += bytes;
   }
 
+  /** A holder of per-request lines (log.ts): they go out with the next send, before anything after them. */
+  heldLines(): RequestLines {
+    const lines = new RequestLines(this);
+    this.requestLines.push(lines);
+    return lines;
+  }
+
   /**
-   * A line already in bytes (the per-request line, log.ts), copied into the gathered chunk: no
+   * A line already in bytes, copied into the gathered chunk, after the held request lines: no
    * string is made for it. `line` may be reused by the caller once this returns.
    */
   bytesLine(line: Uint8Array): void {
-    if (this.at + line.length > this.chunk.length) this.send();
-    if (line.length > this.chunk.length) {
-      this.give(Buffer.from(line));
+    this.formatHeld();
+    this.gather(line);
+    this.wake();
+  }
+
+  /** Whole lines' bytes into the gathered chunk (sending it first when they do not fit). */
+  gather(bytes: Uint8Array): void {
+    if (this.at + bytes.length > this.chunk.length) this.sendGathered();
+    if (bytes.length > this.chunk.length) {
+      this.give(Buffer.from(bytes));
       return;
     }
-    this.chunk.set(line, this.at);
-    this.at += line.length;
+    this.chunk.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  wake(): void {
     // Not unref'd: the timer keeps the process alive until the lines are out, so a graceful exit loses none.
     if (this.timer === null) this.timer = setTimeout(() => this.send(), FLUSH_MS);
+  }
+
+  sendNow(): void {
+    this.send();
+  }
+
+  private formatHeld(): void {
+    for (const lines of this.requestLines) if (lines.held > 0) lines.formatInto(this);
   }
 
   /** pino's lines (any text): written at once, after what was gathered. */
@@ -146,6 +175,11 @@ export class LogSink {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    this.formatHeld();
+    this.sendGathered();
+  }
+
+  private sendGathered(): void {
     if (this.at === 0) return;
     if (this.dropped > 0) this.warnDropped();
     // The destination may hold the bytes until written: the next lines go to a new buffer.

@@ -71,9 +71,10 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
    * procedure (or a fixed label), never the path a client sent, and nothing from the request.
    */
   const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats, inCallback = false): void => {
-    const durationMs = performance.now() - info.startedAt;
+    const answeredAt = performance.now();
+    const durationMs = answeredAt - info.startedAt;
     stats?.answered(reply.status, durationMs / 1e3);
-    logRequest?.(info.requestId, label, reply.status, durationMs);
+    logRequest?.(info.requestId, label, reply.status, durationMs, answeredAt);
     if (state.aborted) return; // the client is gone; touching res now would throw
     // uWS corks the socket while it runs a route handler or a body chunk's callback: an answer
     // written there goes out in one send already; any later one must cork itself.

@@ -48,6 +48,11 @@ export class ByteWriter {
     return this;
   }
 
+  /** Bytes written since the last reset. */
+  get size(): number {
+    return this.length;
+  }
+
   /** The answer so far: a view of the shared buffer, valid until the next reset. */
   written(): Uint8Array {
     const { length } = this;

@@ -67,6 +67,20 @@ describe('log sink', () => {
     }
   });
 
+  it("a request line's time is when the request was answered, not when the line was written out", async () => {
+    const out = capture();
+    const log = createLogger('info', out.stream);
+    const line = requestLogLine(log)!;
+    const answered = Date.now() - 30_000;
+    line('req_early', 'keys.verifyKey', 200, 1, performance.now() - 30_000);
+    line('req_now', 'keys.verifyKey', 200, 1);
+    await new Promise<void>((resolve) => log.flush(() => resolve()));
+    const [early, now] = out.text().trim().split('\n').map((l) => JSON.parse(l) as { time: number });
+    expect(Math.abs(early!.time - answered)).toBeLessThanOrEqual(5);
+    expect(Math.abs(now!.time - Date.now())).toBeLessThanOrEqual(100);
+    expect(Number.isInteger(early!.time)).toBe(true);
+  });
+
   it('below info there is no request line at all', () => {
     expect(requestLogLine(createLogger('warn', capture().stream))).toBeNull();
   });

@@ -3,15 +3,18 @@
  * writes, a feed opened by another reader delivers in order, once; a reader that missed entries
  * (trimmed before it read them) is told that everything changed rather than nothing; a write of
  * the reader's own thread is delivered by its next catch-up, another writer's within
- * OTHERS_WITHIN_MS.
+ * OTHERS_WITHIN_MS. With the change signal (the file every writer announces in), the log is read
+ * only when the signal moved, and a writer that does not announce is still read within
+ * FULL_READ_EVERY_MS.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type RootDatabase } from 'lmdb';
+import { open, type Database, type RootDatabase } from 'lmdb';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Change } from '../../src/cache/change-feed.js';
-import { LmdbChangeFeed, noteChange, OTHERS_WITHIN_MS } from '../../src/storage/lmdb/changes.js';
+import { CHANGE_SIGNAL_FILE, ChangeSignal } from '../../src/storage/lmdb/change-signal.js';
+import { FULL_READ_EVERY_MS, LmdbChangeFeed, noteChange, OTHERS_WITHIN_MS, useChangeSignal } from '../../src/storage/lmdb/changes.js';
 
 describe('LMDB change log', () => {
   let dir: string;
@@ -92,5 +95,94 @@ describe('LMDB change log', () => {
     } finally {
       await other.close();
     }
+  });
+
+  describe('with the change signal', () => {
+    const signals: ChangeSignal[] = [];
+    afterEach(() => {
+      for (const signal of signals.splice(0)) signal.close();
+    });
+    const signalFor = (log: Database): ChangeSignal => {
+      const signal = ChangeSignal.open(dir);
+      signals.push(signal);
+      useChangeSignal(log, signal);
+      return signal;
+    };
+    /** Counts the feed's reads of the log (the real LMDB calls still run). */
+    const countReads = (log: Database): { reads: number } => {
+      const counter = { reads: 0 };
+      const get = log.get.bind(log);
+      const getRange = log.getRange.bind(log);
+      log.get = ((...args: Parameters<typeof get>) => { counter.reads++; return get(...args); }) as typeof log.get;
+      log.getRange = ((...args: Parameters<typeof getRange>) => { counter.reads++; return getRange(...args); }) as typeof log.getRange;
+      return counter;
+    };
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    test("another writer's announced change is delivered within OTHERS_WITHIN_MS; the log is not read while nothing was announced", async () => {
+      const log = openLog();
+      const feed = new LmdbChangeFeed(log, signalFor(log));
+      const seen: Change[] = [];
+      feed.listen((c) => seen.push(c));
+      const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
+      try {
+        const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
+        signalFor(otherLog);
+        feed.catchUp(); // the first check of a new feed reads the log once in any case
+        const reads = countReads(log);
+        for (let i = 0; i < 5; i++) {
+          await pause(OTHERS_WITHIN_MS + 1);
+          feed.catchUp();
+        }
+        expect(reads.reads).toBe(0);
+        await other.transaction(() => noteChange(otherLog, { kind: 'api', id: 'api_other' }));
+        await pause(OTHERS_WITHIN_MS + 1);
+        feed.catchUp();
+        expect(seen).toEqual([{ kind: 'api', id: 'api_other' }]);
+        expect(reads.reads).toBeGreaterThan(0);
+      } finally {
+        await other.close();
+      }
+    });
+
+    test('a writer that does not announce (an older keygate) is still delivered, within FULL_READ_EVERY_MS', async () => {
+      const log = openLog();
+      const feed = new LmdbChangeFeed(log, signalFor(log));
+      const seen: Change[] = [];
+      feed.listen((c) => seen.push(c));
+      const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
+      try {
+        const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
+        feed.catchUp();
+        await other.transaction(() => noteChange(otherLog, { kind: 'roles' }));
+        const deadline = Date.now() + FULL_READ_EVERY_MS + 200;
+        while (seen.length === 0 && Date.now() < deadline) {
+          await pause(OTHERS_WITHIN_MS + 1);
+          feed.catchUp();
+        }
+        expect(seen).toEqual([{ kind: 'roles' }]);
+      } finally {
+        await other.close();
+      }
+    });
+
+    test('a signal that cannot be read whole counts as a change: the log is read', async () => {
+      const log = openLog();
+      const feed = new LmdbChangeFeed(log, signalFor(log));
+      const seen: Change[] = [];
+      feed.listen((c) => seen.push(c));
+      const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
+      try {
+        const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
+        feed.catchUp();
+        await other.transaction(() => noteChange(otherLog, { kind: 'rootKeys' }));
+        writeFileSync(join(dir, CHANGE_SIGNAL_FILE), Buffer.from([1, 2, 3]));
+        await pause(OTHERS_WITHIN_MS + 1);
+        feed.catchUp();
+        expect(seen).toEqual([{ kind: 'rootKeys' }]);
+      } finally {
+        await other.close();
+      }
+    });
   });
 });

@@ -9,7 +9,9 @@
  *   sent after a write was answered sees it;
  * - otherwise at most every OTHERS_WITHIN_MS, which is how a revocation made by the CLI reaches
  *   it. Reading on every lookup cost a read transaction (and lmdb's timer that ends it) in every
- *   event-loop turn.
+ *   event-loop turn. With a ChangeSignal (change-signal.ts; every writer announces there what it
+ *   notes) that check is one read of a small file, and the log is read only when the file moved,
+ *   or every FULL_READ_EVERY_MS in case a writer without the signal (an older keygate) wrote.
  * A write whose transaction aborts after noting its change leaves the feed reading on every
  * lookup until a later write of this thread commits that sequence number: slower, never stale.
  *
@@ -18,6 +20,7 @@
  */
 import type { Database } from 'lmdb';
 import type { Change, ChangeFeed, ChangeListener } from '../../cache/change-feed.js';
+import type { ChangeSignal } from './change-signal.js';
 
 /** Key 0 holds the last sequence number; entries are at 1, 2, 3, … */
 const SEQUENCE = 0;
@@ -27,9 +30,17 @@ const TRIM_EVERY = 10_000;
 
 /** Longest a change written by another process waits to be read by a server's feed. */
 export const OTHERS_WITHIN_MS = 5;
+/** Longest a change written without the signal (by an older keygate) waits to be read. */
+export const FULL_READ_EVERY_MS = 1_000;
 
 /** The feeds of this thread, per log: this thread's own writes tell them what to read back. */
 const feedsOf = new WeakMap<Database, Set<LmdbChangeFeed>>();
+/** Per log, the signal its writers announce changes in (registered where the folder is opened). */
+const signalOf = new WeakMap<Database, ChangeSignal>();
+
+export function useChangeSignal(changes: Database, signal: ChangeSignal): void {
+  signalOf.set(changes, signal);
+}
 
 /** Compact entries: the log is written with every key change. */
 type Entry = readonly [kind: Change['kind'], id?: string, ...hashes: string[]];
@@ -39,6 +50,7 @@ export function noteChange(changes: Database, change: Change): void {
   const sequence = ((changes.get(SEQUENCE) as number | undefined) ?? 0) + 1;
   changes.put(SEQUENCE, sequence);
   changes.put(sequence, encode(change));
+  signalOf.get(changes)?.announce(sequence);
   const feeds = feedsOf.get(changes);
   if (feeds !== undefined) for (const feed of feeds) feed.wrote(sequence);
   if (sequence % TRIM_EVERY === 0 && sequence > LOG_KEPT) {
@@ -70,9 +82,11 @@ export class LmdbChangeFeed implements ChangeFeed {
   private written = 0;
   /** Date.now() from which the log is read again for other processes' writes. */
   private nextReadAt = 0;
+  /** Date.now() from which the log is read whatever the signal says. */
+  private nextFullReadAt = 0;
   readonly live = true;
 
-  constructor(private readonly changes: Database) {
+  constructor(private readonly changes: Database, private readonly signal?: ChangeSignal) {
     this.seen = this.sequence();
     let feeds = feedsOf.get(changes);
     if (feeds === undefined) feedsOf.set(changes, feeds = new Set());
@@ -98,6 +112,14 @@ export class LmdbChangeFeed implements ChangeFeed {
       const now = Date.now();
       if (now < this.nextReadAt && this.nextReadAt - now <= OTHERS_WITHIN_MS) return;
       this.nextReadAt = now + OTHERS_WITHIN_MS;
+      if (this.signal !== undefined) {
+        if (now < this.nextFullReadAt && this.nextFullReadAt - now <= FULL_READ_EVERY_MS) {
+          // NaN (an unreadable signal) is not <= anything: the log is read.
+          if (this.signal.announced() <= this.seen) return;
+        } else {
+          this.nextFullReadAt = now + FULL_READ_EVERY_MS;
+        }
+      }
     }
     const last = this.sequence();
     if (last === this.seen) return;

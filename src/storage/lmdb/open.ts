@@ -18,7 +18,8 @@ import { LmdbOverrideStore } from './overrides.js';
 import { LmdbMigrationStore } from './migrations.js';
 import { LmdbVerificationStore } from './verifications.js';
 import { LmdbSessionStore } from './sessions.js';
-import { LmdbChangeFeed } from './changes.js';
+import { LmdbChangeFeed, useChangeSignal } from './changes.js';
+import { ChangeSignal } from './change-signal.js';
 import { LmdbAuditStore } from './audit.js';
 import type { ChangeFeed } from '../../cache/change-feed.js';
 
@@ -122,6 +123,8 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     sessionsByRootKey: root.openDB({ name: 'dashboard_sessions_by_root_key', encoding: 'msgpack' }),
     audit: root.openDB({ name: 'audit_events', encoding: 'msgpack' }),
   };
+  const signal = ChangeSignal.open(dataDir);
+  useChangeSignal(t.changes, signal);
   let closed = false;
   return {
     rootKeys: new LmdbRootKeyStore(t),
@@ -134,7 +137,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
     overrides: new LmdbOverrideStore(t),
     migrations: new LmdbMigrationStore(t),
     verifications: new LmdbVerificationStore(t, options.verificationsRetained ?? 1_000_000),
-    changes: new LmdbChangeFeed(t.changes),
+    changes: new LmdbChangeFeed(t.changes, signal),
     sessions: new LmdbSessionStore(t),
     audit: new LmdbAuditStore(t.root, t.audit),
     async close() {
@@ -143,6 +146,7 @@ export function openLmdbStorage(dataDir: string, options: LmdbStorageOptions = {
       closed = true;
       await root.flushed;
       await root.close();
+      signal.close();
     },
   };
 }

@@ -119,7 +119,11 @@ describe('LMDB change log', () => {
     };
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-    test("another writer's announced change is delivered within OTHERS_WITHIN_MS; the log is not read while nothing was announced", async () => {
+    /**
+     * A feed with the signal on a fresh log, and a second handle on the folder (as the CLI has)
+     * that announces its changes or not; the feed has made its first check.
+     */
+    async function withOtherWriter(announces: boolean, body: (feed: LmdbChangeFeed, seen: Change[], log: Database, otherLog: Database, other: RootDatabase) => Promise<void>): Promise<void> {
       const log = openLog();
       const feed = new LmdbChangeFeed(log, signalFor(log));
       const seen: Change[] = [];
@@ -127,8 +131,16 @@ describe('LMDB change log', () => {
       const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
       try {
         const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
-        signalFor(otherLog);
+        if (announces) signalFor(otherLog);
         feed.catchUp(); // the first check of a new feed reads the log once in any case
+        await body(feed, seen, log, otherLog, other);
+      } finally {
+        await other.close();
+      }
+    }
+
+    test("another writer's announced change is delivered within OTHERS_WITHIN_MS; the log is not read while nothing was announced", async () => {
+      await withOtherWriter(true, async (feed, seen, log, otherLog, other) => {
         const reads = countReads(log);
         for (let i = 0; i < 5; i++) {
           await pause(OTHERS_WITHIN_MS + 1);
@@ -140,20 +152,11 @@ describe('LMDB change log', () => {
         feed.catchUp();
         expect(seen).toEqual([{ kind: 'api', id: 'api_other' }]);
         expect(reads.reads).toBeGreaterThan(0);
-      } finally {
-        await other.close();
-      }
+      });
     });
 
     test('a writer that does not announce (an older keygate) is still delivered, within FULL_READ_EVERY_MS', async () => {
-      const log = openLog();
-      const feed = new LmdbChangeFeed(log, signalFor(log));
-      const seen: Change[] = [];
-      feed.listen((c) => seen.push(c));
-      const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
-      try {
-        const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
-        feed.catchUp();
+      await withOtherWriter(false, async (feed, seen, _log, otherLog, other) => {
         await other.transaction(() => noteChange(otherLog, { kind: 'roles' }));
         const deadline = Date.now() + FULL_READ_EVERY_MS + 200;
         while (seen.length === 0 && Date.now() < deadline) {
@@ -161,28 +164,17 @@ describe('LMDB change log', () => {
           feed.catchUp();
         }
         expect(seen).toEqual([{ kind: 'roles' }]);
-      } finally {
-        await other.close();
-      }
+      });
     });
 
     test('a signal that cannot be read whole counts as a change: the log is read', async () => {
-      const log = openLog();
-      const feed = new LmdbChangeFeed(log, signalFor(log));
-      const seen: Change[] = [];
-      feed.listen((c) => seen.push(c));
-      const other = open({ path: dir, maxDbs: 4, noSubdir: false }) as RootDatabase;
-      try {
-        const otherLog = other.openDB({ name: 'changes', encoding: 'msgpack' });
-        feed.catchUp();
+      await withOtherWriter(false, async (feed, seen, _log, otherLog, other) => {
         await other.transaction(() => noteChange(otherLog, { kind: 'rootKeys' }));
         writeFileSync(join(dir, CHANGE_SIGNAL_FILE), Buffer.from([1, 2, 3]));
         await pause(OTHERS_WITHIN_MS + 1);
         feed.catchUp();
         expect(seen).toEqual([{ kind: 'rootKeys' }]);
-      } finally {
-        await other.close();
-      }
+      });
     });
   });
 });

@@ -13,6 +13,7 @@ import { AuthFailureThrottle } from '../auth/failure-throttle.js';
 import { throttleFailure } from './auth-failures.js';
 import { registerDashboard } from './dashboard.js';
 import { statusHead } from './http-status.js';
+import { AnswerBatch } from './answer-batch.js';
 import { failure, runProcedure, type Procedure } from './pipeline.js';
 import { dataReply, errorReply, sendableBody, toApiError, type Reply } from './reply.js';
 import { ClientAbortedError, HEADER_LIMIT_BYTES, headersTooLarge, readBody, readRequestInfo, tooLarge, type ConnectionState, type RequestInfo } from './request.js';
@@ -66,15 +67,26 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
   const pathStats = (label: string): RequestStats | undefined => metrics?.requestStats(label);
   const unmatchedStats = pathStats('(unmatched)');
 
-  /**
-   * Writes the answer, counts it for /metrics and logs one line for it. The line names the
-   * procedure (or a fixed label), never the path a client sent, and nothing from the request.
-   */
-  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats, inCallback = false): void => {
-    const answeredAt = performance.now();
+  /** Counts an answer for /metrics and logs one line for it. */
+  const account = (info: RequestInfo, reply: Reply, label: string, stats: RequestStats | undefined, answeredAt: number): void => {
     const durationMs = answeredAt - info.startedAt;
     stats?.answered(reply.status, durationMs / 1e3);
     logRequest?.(info.requestId, label, reply.status, durationMs, answeredAt);
+  };
+
+  /**
+   * Writes the answer, counts it for /metrics and logs one line for it. The line names the
+   * procedure (or a fixed label), never the path a client sent, and nothing from the request.
+   * `inCallback`: made in the request's own callback, where uWS has corked the socket already; on a
+   * busy loop such an answer is held and written with the others of this turn (answer-batch.ts).
+   * Answers made later (after I/O) are written at once: held, they cost Redis mode throughput.
+   */
+  const send = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label = '(unmatched)', stats = unmatchedStats, inCallback = false): void => {
+    if (inCallback && batch.take()) {
+      batch.add(res, state, info, reply, label, stats);
+      return;
+    }
+    account(info, reply, label, stats, performance.now());
     if (state.aborted) return; // the client is gone; touching res now would throw
     // uWS corks the socket while it runs a route handler or a body chunk's callback: an answer
     // written there goes out in one send already; any later one must cork itself.
@@ -92,6 +104,7 @@ export function createServer(services: Services, routes: readonly Route[], uws: 
     if (typeof body === 'string' && body.length > 0) body.charCodeAt(body.length - 1);
     res.end(body, reply.close === true);
   };
+  const batch = new AnswerBatch(write, account);
 
   /** Answers a request counted in `inFlight` (shutdown waits for them). */
   const finish = (res: HttpResponse, state: ConnectionState, info: RequestInfo, reply: Reply, label: string, stats: RequestStats | undefined, inCallback = false): void => {

@@ -66,19 +66,23 @@ export class AnswerBatch {
     const held = this.held;
     // One clock reading for the batch: its answers are written within microseconds of each other.
     const answeredAt = performance.now();
-    for (let i = 0; i < held.length; i += STRIDE) {
-      const info = held[i + 2] as RequestInfo;
-      const reply = held[i + 3] as Reply;
-      this.account(info, reply, held[i + 4] as string, held[i + 5] as RequestStats | undefined, answeredAt);
-      // A client gone since its request was read: touching its response now would throw.
-      if ((held[i + 1] as ConnectionState).aborted) continue;
-      this.res = held[i] as HttpResponse;
-      this.info = info;
-      this.reply = reply;
-      this.res.cork(this.writeCurrent);
+    try {
+      for (let i = 0; i < held.length; i += STRIDE) {
+        const info = held[i + 2] as RequestInfo;
+        const reply = held[i + 3] as Reply;
+        this.account(info, reply, held[i + 4] as string, held[i + 5] as RequestStats | undefined, answeredAt);
+        // A client gone since its request was read: touching its response now would throw.
+        if ((held[i + 1] as ConnectionState).aborted) continue;
+        this.res = held[i] as HttpResponse;
+        this.info = info;
+        this.reply = reply;
+        this.res.cork(this.writeCurrent);
+      }
+    } finally {
+      // Emptied whatever happened: an answer is never written twice. Nothing is kept past the
+      // batch either: a reply holds its caller's answer.
+      held.length = 0;
+      this.res = this.info = this.reply = null;
     }
-    held.length = 0;
-    // Not kept past the batch: a reply holds its caller's answer.
-    this.res = this.info = this.reply = null;
   }
 }

@@ -4,8 +4,8 @@
  * loop is busy, and written at once while it keeps up.
  *
  * Why: an answer written at once reaches a client that has usually gone back to waiting since the
- * previous one, and the kernel wakes it on the sender's CPU (on a VM an interrupt to the other
- * core, several µs each). Written together, a busy client (an API's process, a load generator) is
+ * previous one, and the kernel wakes it on the sender's CPU (on a VM a costly interrupt to the
+ * other core). Written together, a busy client (an API's process, a load generator) is
  * woken about once per turn and finds the other answers already there. The wait this adds is the
  * rest of that turn, so answers are held only after a turn that answered BUSY_TURN or more: a
  * lightly loaded server, and the first turn after a pause, answer at once.

@@ -1,9 +1,10 @@
 /**
  * The reference: the least a verification server does, on the same uWS binary as keygate
  * (exclusive-port listen). It checks the root key, parses the JSON body, hashes the key (SHA-256),
- * looks the hash up in a Map of the keys it was given, and answers in Unkey's envelope. No logs, metrics,
- * analytics, limits or permissions: what "the speed of the engine" allows a verification, measured
- * in the same rounds as keygate and the baseline (`npm run bench:ab -- --reference`).
+ * looks the hash up in a Map of the keys it was given, and answers in Unkey's envelope, written as
+ * keygate writes its answers (held to the end of a busy turn). No logs, metrics, analytics, limits
+ * or permissions: what "the speed of the engine" allows a verification, measured in the same rounds
+ * as keygate and the baseline (`npm run bench:ab -- --reference`).
  * Usage: KEYGATE_BENCH_ROOT_KEY=… node --import tsx bench/minimal-verify-server.ts PORT BODIES_FILE
  */
 import { createHash } from 'node:crypto';
@@ -20,6 +21,15 @@ for (const line of readFileSync(process.argv[3]!, 'utf8').split('\n').filter(Boo
 }
 
 let answered = 0;
+let answeredThisTurn = 0;
+let holding = false;
+const held: (() => void)[] = [];
+const endTurn = (): void => {
+  for (const write of held) write();
+  held.length = 0;
+  holding = answeredThisTurn >= 32;
+  answeredThisTurn = 0;
+};
 const uws = loadNativeUws();
 const app = uws.App();
 app.post('/v2/keys.verifyKey', (res, req) => {
@@ -38,7 +48,12 @@ app.post('/v2/keys.verifyKey', (res, req) => {
       const data = found ? { valid: true, code: 'VALID', keyId: found.keyId } : { valid: false, code: 'NOT_FOUND' };
       body = JSON.stringify({ meta: { requestId: `req_${++answered}` }, data });
     }
-    res.cork(() => { res.writeStatus(status).writeHeader('content-type', 'application/json').end(body); });
+    const write = (): void => { res.writeStatus(status).writeHeader('content-type', 'application/json').end(body); };
+    // As keygate does on a busy loop (src/server/answer-batch.ts): after a turn of 32 answers or
+    // more, the next turn's answers are written together when it ends, so the client is woken once.
+    if (answeredThisTurn++ === 0) setImmediate(endTurn);
+    if (holding) held.push(() => { if (!aborted) res.cork(write); });
+    else write(); // inside uWS's callback the socket is corked already
   });
 });
 listenOrExit(uws, app, port, 'reference');

@@ -62,7 +62,7 @@ export class AnswerBatch {
   }
 
   /** Writes every held answer, in the order they were made. */
-  flush(): void {
+  private flush(): void {
     const held = this.held;
     // One clock reading for the batch: its answers are written within microseconds of each other.
     const answeredAt = performance.now();

@@ -14,9 +14,10 @@ import { MAIN_JS } from '../test/support/process.js';
 import { call, seedScenarioKeys, warmPass } from './lib/api.js';
 import { readCpu, readThreadsByName, usPerRequest } from './lib/cpu.js';
 import { diffCalls, redisCalls } from './lib/redis-calls.js';
-import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tempDir } from './lib/procs.js';
+import { installSignalHandlers, LOAD_CPU, pin, ROOT_KEY, startBaseline, startCluster, startKeygate, startRedis, startReference, stopAll, tasksetPrefix, tempDir } from './lib/procs.js';
 import { log } from './lib/progress.js';
 import { runAtRate, type RateResult } from './lib/rate.js';
+import { LONG_WAIT_MS, perfSchedUsable, recordSched, schedWaits, type SchedWaits, type WaitsBehind } from './lib/sched.js';
 import { median } from './lib/report.js';
 import { describeSteal, readHostCpu, stealShare } from './lib/steal.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
@@ -40,6 +41,9 @@ const HELP = `Usage: npm run bench:ab -- [options]
                    staggered over the second, as npm run bench)
   --rate N         that rate in req/s (default: half the first variant's median max throughput)
   --latency-duration S   seconds per latency run (default 10)
+  --sched          with --latency: perf sched over each latency run but its first 2 s and last 1 s,
+                   and a table of the event loops' waits of 0.3 ms or more between being woken and
+                   running, by what had the CPU before (its own threads, other tasks, idle)
   --commandstats   (redis, cluster) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
   --reference      also the minimal verification server (bench/minimal-verify-server.ts: root key, JSON,
                    SHA-256, a Map, a JSON answer; no logs, metrics, analytics or limits) on the first
@@ -53,7 +57,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'one' }, mode: { type: 'string', default: 'embedded' },
     keys: { type: 'string', default: '2000' }, identities: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' }, duration: { type: 'string', default: '5' },
     'env-all': { type: 'string' }, threads: { type: 'boolean' }, commandstats: { type: 'boolean' }, help: { type: 'boolean' },
-    latency: { type: 'boolean' }, rate: { type: 'string' }, reference: { type: 'boolean' }, 'latency-duration': { type: 'string', default: '10' },
+    latency: { type: 'boolean' }, sched: { type: 'boolean' }, rate: { type: 'string' }, reference: { type: 'boolean' }, 'latency-duration': { type: 'string', default: '10' },
   },
 });
 if (values.help) {
@@ -87,6 +91,9 @@ function variants(): Variant[] {
 
 async function main(): Promise<void> {
   ensureWrk();
+  if (values.sched && !(values.latency && Number(values['latency-duration']) >= 4 && perfSchedUsable())) {
+    throw new Error('--sched needs --latency, --latency-duration of 4 s or more, and perf allowed to record scheduler events (Debian: apt-get install linux-perf)');
+  }
   installSignalHandlers();
   // This process reads keygate's output and (--latency) runs autocannon: on the load CPU, as in npm run bench.
   pin(process.pid, LOAD_CPU);
@@ -194,7 +201,7 @@ async function main(): Promise<void> {
     }
     log(`round ${round + 1}/${rounds} done`);
   }
-  const latency = values.latency ? await latencyRounds(runs, baseline.url, rounds, Number(values.rate ?? median(runs[0]!.rps) / 2)) : undefined;
+  const latency = values.latency ? await latencyRounds(runs, baseline, rounds, Number(values.rate ?? median(runs[0]!.rps) / 2)) : undefined;
   const steal = describeSteal(stealShare(hostBefore, readHostCpu()));
   const k = (rps: number): string => `${(rps / 1000).toFixed(1)}k`;
   log(`\n${values.mode}, scenario ${values.scenario}${values.scenario === 'limits' ? ` (${values.identities} identities)` : ''}, ${rounds} rounds of ${durationS} s; baseline ${k(median(baselineRps))} req/s (${baselineRps.map(k).join(' ')})\n`);
@@ -231,6 +238,20 @@ async function main(): Promise<void> {
       log(`| ${r.server.name} | ${ms(own.map((x) => x.p50Ms))} | ${ms(own.map((x) => x.p99Ms))} | ${ms(own.map((x) => x.p999Ms))} | ${ms(base.map((x) => x.p99Ms))} | ${median(own.map((x, j) => x.p99Ms / base[j]!.p99Ms)).toFixed(2)} | ${own.reduce((n, x) => n + x.errors + x.non2xx, 0)} |`);
     }
   }
+  if (latency?.waits) {
+    const { waits } = latency;
+    const behind = (list: readonly SchedWaits[], pick: (w: SchedWaits) => WaitsBehind): string =>
+      `${median(list.map((w) => pick(w).count)).toFixed(1)} / ${median(list.map((w) => pick(w).ms)).toFixed(1)}`;
+    log(`\nThe event loop's waits of ${LONG_WAIT_MS} ms or more between being woken and running (perf sched over ${latency.durationS - 3} s of each latency run; per second: count / ms, medians of rounds), by what had its CPU just before:\n`);
+    log('| server | wake-ups | behind its own threads | behind other tasks | after idle |');
+    log('|---|---|---|---|---|');
+    const row = (name: string, list: readonly SchedWaits[]): void =>
+      log(`| ${name} | ${median(list.map((w) => w.wakeups)).toFixed(0)} | ${behind(list, (w) => w.own)} | ${behind(list, (w) => w.other)} | ${behind(list, (w) => w.idle)} |`);
+    for (const [i, r] of runs.entries()) {
+      row(r.server.name, waits.results[i]!);
+      row(`baseline after ${r.server.name}`, waits.baselines[i]!);
+    }
+  }
   if (steal !== '') log(`\nWhile the rounds ran, ${steal}.`);
   if (values.threads) {
     log('\nCPU µs per request of each thread (median of rounds; threads below 0.05 µs left out):\n');
@@ -244,23 +265,37 @@ async function main(): Promise<void> {
 }
 
 /** Each variant at `rate`, then the baseline at the same rate, round by round (order alternating). */
-async function latencyRounds(runs: readonly { server: { url: string; name: string }; bodiesFile: string; remembered?: readonly string[] }[], baselineUrl: string, rounds: number, rate: number) {
+async function latencyRounds(runs: readonly { server: { url: string; name: string; pid: number }; bodiesFile: string; remembered?: readonly string[] }[],
+  baseline: { url: string; pid: number }, rounds: number, rate: number) {
   const durationS = Number(values['latency-duration']);
   const results = runs.map(() => [] as RateResult[]);
   const baselines = runs.map(() => [] as RateResult[]);
   const opts = { rootKey: ROOT_KEY, rate: Math.round(rate), durationS, connections: 100, stagger: true };
+  const waits = values.sched ? { results: runs.map(() => [] as SchedWaits[]), baselines: runs.map(() => [] as SchedWaits[]) } : undefined;
+  const schedFile = values.sched ? join(tempDir('ab-sched'), 'perf.data') : '';
+  /** A run at the rate, with (--sched) perf sched from 2 s in (the connections start over the first second) until 1 s before its end. */
+  const rateRun = async (url: string, pid: number, label: string, bodies: readonly string[], into: SchedWaits[] | undefined): Promise<RateResult> => {
+    const running = runAtRate({ ...opts, url: `${url}/v2/keys.verifyKey`, bodies, label });
+    if (into === undefined) return running;
+    const seconds = durationS - 3;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await recordSched(schedFile, seconds, tasksetPrefix(LOAD_CPU));
+    const result = await running;
+    into.push(schedWaits(schedFile, pid, seconds));
+    return result;
+  };
   for (let round = 0; round < rounds; round++) {
     const order = [...runs.keys()];
     for (const i of round % 2 === 0 ? order : order.reverse()) {
       const r = runs[i]!;
       const bodies = readFileSync(r.bodiesFile, 'utf8').trim().split('\n');
       await rememberKeysFirst(r);
-      results[i]!.push(await runAtRate({ ...opts, url: `${r.server.url}/v2/keys.verifyKey`, bodies, label: `${r.server.name} @${opts.rate}` }));
-      baselines[i]!.push(await runAtRate({ ...opts, url: `${baselineUrl}/v2/keys.verifyKey`, bodies, label: `baseline @${opts.rate}` }));
+      results[i]!.push(await rateRun(r.server.url, r.server.pid, `${r.server.name} @${opts.rate}`, bodies, waits?.results[i]));
+      baselines[i]!.push(await rateRun(baseline.url, baseline.pid, `baseline @${opts.rate}`, bodies, waits?.baselines[i]));
     }
     log(`latency round ${round + 1}/${rounds} done`);
   }
-  return { rate: opts.rate, durationS, results, baselines };
+  return { rate: opts.rate, durationS, results, baselines, waits };
 }
 
 /**

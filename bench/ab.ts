@@ -42,8 +42,8 @@ const HELP = `Usage: npm run bench:ab -- [options]
   --rate N         that rate in req/s (default: half the first variant's median max throughput)
   --latency-duration S   seconds per latency run (default 10)
   --sched          with --latency: perf sched over each latency run but its first 2 s and last 1 s,
-                   and a table of the event loops' waits of 0.3 ms or more between being woken and
-                   running, by what had the CPU before (its own threads, other tasks, idle)
+                   and a table of the event loops' waits of 0.3 ms or more between being ready to
+                   run and running, by what had the CPU before (its own threads, other tasks, idle)
   --commandstats   (redis, cluster) also the commands Redis ran per verification, by command, and their µs (INFO commandstats, scripts' own included)
   --reference      also the minimal verification server (bench/minimal-verify-server.ts: root key, JSON,
                    SHA-256, a Map, a JSON answer; no logs, metrics, analytics or limits) on the first
@@ -242,8 +242,8 @@ async function main(): Promise<void> {
     const { waits } = latency;
     const behind = (list: readonly SchedWaits[], pick: (w: SchedWaits) => WaitsBehind): string =>
       `${median(list.map((w) => pick(w).count)).toFixed(1)} / ${median(list.map((w) => pick(w).ms)).toFixed(1)}`;
-    log(`\nThe event loop's waits of ${LONG_WAIT_MS} ms or more between being woken and running (perf sched over ${latency.durationS - 3} s of each latency run; per second: count / ms, medians of rounds), by what had its CPU just before:\n`);
-    log('| server | wake-ups | behind its own threads | behind other tasks | after idle |');
+    log(`\nThe event loop's waits of ${LONG_WAIT_MS} ms or more between being ready to run (woken, or preempted) and running (perf sched over ${latency.durationS - 3} s of each latency run; per second: count / ms, medians of rounds), by what had its CPU just before:\n`);
+    log('| server | times it got a CPU | behind its own threads | behind other tasks | after idle |');
     log('|---|---|---|---|---|');
     const row = (name: string, list: readonly SchedWaits[]): void =>
       log(`| ${name} | ${median(list.map((w) => w.wakeups)).toFixed(0)} | ${behind(list, (w) => w.own)} | ${behind(list, (w) => w.other)} | ${behind(list, (w) => w.idle)} |`);

@@ -1,8 +1,9 @@
 /**
  * What a server's event loop waited behind while it was ready to run: `perf sched` over a window of
- * a fixed-rate run; each time the event loop got a CPU, how long since it was woken, and which task
- * had that CPU just before. A p99 at half rate moves with the host between runs; these are the
- * waits themselves and whose they were (bench/README.md, "what the event loop waits behind").
+ * a fixed-rate run; each time the event loop got a CPU, how long since it was ready to run (woken,
+ * or preempted), and which task had that CPU just before. A p99 at half rate moves with the host
+ * between runs; these are the waits themselves and whose they were (bench/README.md, "what the
+ * event loop waits behind").
  */
 import { spawn, spawnSync } from 'node:child_process';
 

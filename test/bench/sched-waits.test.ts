@@ -1,8 +1,9 @@
 /**
  * `bench:ab --sched` (bench/README.md, "what the event loop waits behind"): from `perf sched
- * timehist`, each time a server's event loop got a CPU, its wait since it was woken, counted when
- * 0.3 ms or more and put down to what had that CPU just before: another thread of the same process,
- * the idle task or anything else. The lines below are in perf's own layout.
+ * timehist`, each time a server's event loop got a CPU, its wait since it was ready to run (woken,
+ * or preempted), counted when 0.3 ms or more and put down to what had that CPU just before: another
+ * thread of the same process, the idle task or anything else. The lines below are in perf's own
+ * layout.
  */
 import { describe, expect, it } from 'vitest';
 import { waitsIn } from '../../bench/lib/sched.js';
@@ -18,7 +19,7 @@ const TIMEHIST = `           time    cpu  task name                       wait t
     1711.095800 [0001]  node[400]                           0.010      0.350      0.020
     1711.095909 [0000]  kworker/0:1H-kb[54]                 0.064      0.000      0.135
     1711.095931 [0000]  node[400]                           0.000      0.020      0.202
-    1711.096100 [0000]  node[401]                           0.000      0.900      0.100
+    1711.096100 [0000]  node[600]                           0.000      0.900      0.100
     1711.096200 [0000]  node[401/400]                       0.000      0.000      0.500
     1711.096300 [0000]  node[400]                           0.000      0.500      0.100
 `;
@@ -31,7 +32,7 @@ describe("bench:ab --sched: the event loop's waits", () => {
     expect(waits.own.count).toBe(2);
     expect(waits.own.ms).toBeCloseTo(1.6, 6);
     expect(waits.idle).toEqual({ count: 1, ms: 0.4 });
-    // On CPU 1 behind redis-server; the 0.02 ms wait is too short to count; process 401's own main thread is not this one.
+    // On CPU 1 behind redis-server; the 0.02 ms wait is too short to count; process 600's event loop is not this one.
     expect(waits.other).toEqual({ count: 1, ms: 0.35 });
   });
 
